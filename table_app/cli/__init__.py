@@ -1,0 +1,34 @@
+"""The ``jantaku`` command: one module per subcommand, each with ``register`` and ``run``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from table_app.cli import hand_command
+
+_COMMANDS = (hand_command,)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="jantaku", description="Referee, score keeper and broadcast feed for riichi mahjong tables.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for module in _COMMANDS:
+        module.register(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args))
+    except ValueError as error:
+        # Every bad-input error in the domain is a ValueError subclass naming its token.
+        print(f"jantaku {args.command}: error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
