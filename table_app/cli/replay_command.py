@@ -1,0 +1,124 @@
+"""``jantaku replay``: follow logged games through the rules core, optionally checking every result."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from table_app.logs import LogReadError, log_files, read_log
+from table_app.rules.check import GameCheck, check_game
+from table_app.rules.profiles import PROFILES, TENHOU, profile_named
+
+EXAMPLES = """examples:
+  jantaku replay ../shared/data/logs --check
+  jantaku replay game.mjlog --json
+  jantaku replay logs/ --profile tenhou --check --json"""
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "replay",
+        help="replay logged games (mjlog, tenhou.net/6, mjai, client transcripts); --check compares every result",
+        description="Replay logged games through the rules core. A folder means every log in it.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("paths", nargs="+", metavar="PATH", type=Path, help="log files or folders")
+    parser.add_argument(
+        "--profile", choices=[p.name for p in PROFILES], default=TENHOU.name, help="rule profile (default: tenhou)"
+    )
+    parser.add_argument("--check", action="store_true", help="compare every hand with the log's own record")
+    parser.add_argument("--json", action="store_true", help="print JSON lines: one per game, then a summary")
+    parser.set_defaults(run=run)
+
+
+@dataclass
+class _Tally:
+    games: int = 0
+    hands: int = 0
+    mismatches: int = 0
+    skipped: int = 0
+    unreadable: int = 0
+
+
+def run(args: argparse.Namespace) -> int:
+    profile = profile_named(args.profile)
+    tally = _Tally()
+    files = log_files(args.paths)
+    if not files:
+        raise ValueError(f"no log files in {' '.join(str(p) for p in args.paths)}")
+    for path in files:
+        try:
+            games = read_log(path)
+        except LogReadError as error:
+            tally.unreadable += 1
+            _emit(args, {"file": str(path), "error": str(error)}, f"{error}", error=True)
+            continue
+        for game in games:
+            if game.players != 4:
+                tally.skipped += 1
+                _emit(
+                    args,
+                    {"file": game.source, "skipped": "three-player game"},
+                    f"{game.source}: skipped: three-player game",
+                )
+                continue
+            result = check_game(game, profile)
+            tally.games += 1
+            tally.hands += result.hands
+            _report_game(args, result, tally)
+    summary = f"{tally.games} games, {tally.hands} hands, {tally.mismatches} mismatches"
+    if tally.skipped:
+        summary += f", {tally.skipped} skipped"
+    if tally.unreadable:
+        summary += f", {tally.unreadable} unreadable"
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "games": tally.games,
+                    "hands": tally.hands,
+                    "mismatches": tally.mismatches,
+                    "skipped": tally.skipped,
+                    "unreadable": tally.unreadable,
+                }
+            )
+        )
+    else:
+        print(summary)
+    failed = tally.unreadable > 0 or (args.check and tally.mismatches > 0)
+    return 1 if failed else 0
+
+
+def _report_game(args: argparse.Namespace, result: GameCheck, tally: _Tally) -> None:
+    state = result.final
+    if args.check:
+        tally.mismatches += len(result.mismatches)
+        if not args.json:
+            for mismatch in result.mismatches:
+                print(f"{result.source}: {mismatch.hand}: {mismatch.what}")
+    if args.json:
+        record: dict[str, Any] = {
+            "file": result.source,
+            "hands": result.hands,
+            "scores": list(state.scores),
+            "points": list(state.final_points) if state.final_points is not None else None,
+            "finished": state.finished,
+        }
+        if args.check:
+            record["mismatches"] = [{"hand": m.hand, "what": m.what} for m in result.mismatches]
+        print(json.dumps(record, ensure_ascii=False))
+    elif not args.check:
+        points = "" if state.final_points is None else f"  points {' '.join(f'{p:+.1f}' for p in state.final_points)}"
+        print(f"{result.source}: {result.hands} hands, scores {' '.join(str(s) for s in state.scores)}{points}")
+
+
+def _emit(args: argparse.Namespace, record: dict[str, Any], text: str, *, error: bool = False) -> None:
+    if args.json:
+        print(json.dumps(record, ensure_ascii=False))
+    else:
+        print(text, file=sys.stderr if error else sys.stdout)

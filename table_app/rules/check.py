@@ -1,0 +1,127 @@
+"""Compare the rules core's results with a log's own record, hand by hand.
+
+For each hand: the ending (win, exhaustive draw or which abortive draw), each win's value,
+each player's score delta; then the next hand's scores, honba, sticks, dealer and round; at
+the end whether the game is over, the final scores and the game points.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from table_app.rules.events import EndKyoku, StartKyoku
+from table_app.rules.fold import apply, new_game
+from table_app.rules.profiles import TENHOU, RuleProfile
+from table_app.rules.record import GameLog, HandEnding, HandRecord
+from table_app.rules.results import HandResult, NextHand
+from table_app.rules.state import GameState
+
+
+@dataclass(frozen=True, slots=True)
+class Mismatch:
+    hand: str  # e.g. "S3-1" (round, hand, honba), or "game"
+    what: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameCheck:
+    source: str
+    hands: int
+    mismatches: tuple[Mismatch, ...]
+    final: GameState
+
+
+def _seats(values: tuple[int, ...]) -> str:
+    return ",".join(f"{v:+d}" if v else "0" for v in values)
+
+
+def compare_hand(result: HandResult, record: HandRecord) -> list[Mismatch]:
+    found: list[Mismatch] = []
+    label = result.label
+    if record.ending is HandEnding.DRAW:
+        if not result.ending.is_draw:
+            found.append(Mismatch(label, f"ending {result.ending.value}, log says a draw"))
+    elif record.ending is not result.ending:
+        found.append(Mismatch(label, f"ending {result.ending.value}, log says {record.ending.value}"))
+    for logged in record.wins:
+        ours = next((w for w in result.wins if w.winner == logged.winner), None)
+        if ours is None:
+            continue
+        if ours.error is not None:
+            found.append(Mismatch(label, f"win by seat {int(logged.winner)} not scored: {ours.error}"))
+        elif logged.points is not None and ours.points != logged.points:
+            found.append(
+                Mismatch(
+                    label,
+                    f"win by seat {int(logged.winner)} worth {ours.points} ({ours.han} han {ours.fu} fu: "
+                    f"{', '.join(ours.yaku)}), log says {logged.points} ({logged.han} han {logged.fu} fu)",
+                )
+            )
+    if record.deltas is not None and tuple(record.deltas) != tuple(result.deltas):
+        found.append(Mismatch(label, f"deltas {_seats(result.deltas)}, log says {_seats(record.deltas)}"))
+    return found
+
+
+def compare_next(expected: NextHand, start: StartKyoku, label: str) -> list[Mismatch]:
+    found: list[Mismatch] = []
+    if expected.game_over:
+        found.append(Mismatch(label, "the rules end the game here, the log plays on"))
+        return found
+    if (expected.bakaze, expected.kyoku) != (start.bakaze, start.kyoku):
+        found.append(
+            Mismatch(
+                label,
+                f"next hand {'ESWN'[expected.bakaze]}{expected.kyoku}, log has {'ESWN'[start.bakaze]}{start.kyoku}",
+            )
+        )
+    for name, ours, theirs in (
+        ("honba", expected.honba, start.honba),
+        ("sticks", expected.kyotaku, start.kyotaku),
+        ("dealer", int(expected.oya), int(start.oya)),
+    ):
+        if ours != theirs:
+            found.append(Mismatch(label, f"next {name} {ours}, log has {theirs}"))
+    if tuple(expected.scores) != tuple(start.scores):
+        found.append(Mismatch(label, f"next scores {expected.scores}, log has {start.scores}"))
+    return found
+
+
+def check_game(log: GameLog, profile: RuleProfile = TENHOU) -> GameCheck:
+    state = new_game(profile)
+    found: list[Mismatch] = []
+    hands = 0
+    label = "game"
+    for index, event in enumerate(log.events):
+        if isinstance(event, StartKyoku) and state.next_hand is not None:
+            found.extend(compare_next(state.next_hand, event, label))
+        try:
+            state = apply(state, event)
+        except ValueError as error:
+            found.append(Mismatch(label, f"cannot follow event {index + 1} ({type(event).__name__}): {error}"))
+            return GameCheck(log.source, hands, tuple(found), state)
+        if state.hand is not None:
+            label = state.hand.label()
+        if isinstance(event, EndKyoku):
+            if hands < len(log.hands):
+                found.extend(compare_hand(state.results[-1], log.hands[hands]))
+            hands += 1
+    if log.complete:
+        found.extend(_compare_end(state, log, label))
+    return GameCheck(log.source, hands, tuple(found), state)
+
+
+def _compare_end(state: GameState, log: GameLog, label: str) -> list[Mismatch]:
+    found: list[Mismatch] = []
+    if state.next_hand is not None and not state.next_hand.game_over:
+        found.append(Mismatch(label, "the log ends the game here, the rules play on"))
+    if log.final is None:
+        return found
+    if tuple(state.scores) != tuple(log.final.scores):
+        found.append(Mismatch("game", f"final scores {state.scores}, log says {log.final.scores}"))
+    if (
+        log.final.points is not None
+        and state.final_points is not None
+        and any(abs(a - b) > 0.05 for a, b in zip(state.final_points, log.final.points, strict=True))
+    ):
+        found.append(Mismatch("game", f"final points {state.final_points}, log says {log.final.points}"))
+    return found

@@ -1,0 +1,159 @@
+"""The fold over a hand's ending: wins (scored and paid), draws (named and paid)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from table_app.domain.hand import Hand, HandError
+from table_app.domain.seat import Seat
+from table_app.domain.tile import TERMINAL_HONOUR_KINDS, Tile
+from table_app.rules.events import DrawKind, Hora, Ryukyoku
+from table_app.rules.hand.waits import is_tenpai
+from table_app.rules.payments import nagashi_deltas, noten_deltas, win_deltas
+from table_app.rules.profiles import RuleProfile
+from table_app.rules.record import HandEnding
+from table_app.rules.results import HandResult, WinResult
+from table_app.rules.scoring import WinSituation, score_win
+from table_app.rules.state import KyokuState, PlayerState, RiichiStage
+from table_app.rules.turns import ImpossibleEventError, remove_tiles
+
+_YAKUMAN_WITH_PAO = frozenset({"Daisangen", "Dai Suushii", "Daisuushii", "Dai Suushi"})
+
+
+def _add(scores: tuple[int, ...], deltas: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(s + d for s, d in zip(scores, deltas, strict=True))
+
+
+def _situation(hand: KyokuState, player: PlayerState, actor: Seat, tsumo: bool) -> WinSituation:
+    riichi = player.riichi is RiichiStage.ACCEPTED
+    first_draw = tsumo and player.discards == 0 and hand.calls_made == 0
+    return WinSituation(
+        tsumo=tsumo,
+        dealer=actor == hand.oya,
+        seat_wind=actor.wind(hand.oya),
+        round_wind=hand.bakaze,
+        riichi=riichi,
+        double_riichi=riichi and player.double_riichi,
+        ippatsu=riichi and player.ippatsu,
+        rinshan=tsumo and player.rinshan,
+        chankan=not tsumo and hand.kakan_pending is not None,
+        haitei=tsumo and hand.live_wall == 0 and not player.rinshan,
+        houtei=not tsumo and hand.live_wall == 0 and hand.kakan_pending is None,
+        tenhou=first_draw and actor == hand.oya,
+        chiihou=first_draw and actor != hand.oya,
+    )
+
+
+def _winning_tiles(player: PlayerState, event: Hora, tsumo: bool) -> tuple[Tile, ...]:
+    if event.hand is not None:
+        return event.hand
+    if tsumo:
+        return remove_tiles(player.concealed, (event.pai,), event.actor)
+    return player.concealed
+
+
+def on_hora(hand: KyokuState, event: Hora, profile: RuleProfile) -> KyokuState:
+    tsumo = event.actor == event.target
+    player = hand.player(event.actor)
+    concealed = _winning_tiles(player, event, tsumo)
+    if any(t.is_unknown for t in concealed):
+        raise ImpossibleEventError(f"the win of seat {int(event.actor)} needs the hand laid open")
+    situation = _situation(hand, player, event.actor, tsumo)
+    value = score_win(
+        concealed,
+        win=event.pai,
+        melds=player.melds,
+        situation=situation,
+        dora_markers=hand.dora_markers,
+        ura_markers=event.ura_markers,
+        profile=profile,
+    )
+    pao = player.pao if profile.pao and _YAKUMAN_WITH_PAO.intersection(value.yaku) else None
+    first = not hand.wins
+    deltas = win_deltas(
+        value,
+        event.actor,
+        event.target,
+        hand.oya,
+        honba=hand.honba if first else 0,
+        sticks=hand.kyotaku if first else 0,
+        pao=pao,
+        profile=profile,
+    )
+    win = WinResult(event.actor, event.target, value.han, value.fu, value.points, value.yaku, deltas, pao, value.error)
+    # A declaration tile that is ronned does not establish the riichi: no stick (spec §1).
+    return replace(
+        hand,
+        scores=_add(hand.scores, deltas),
+        kyotaku=0 if first else hand.kyotaku,
+        wins=(*hand.wins, win),
+        kakan_pending=None,
+    )
+
+
+def _tenpai_seats(hand: KyokuState, event: Ryukyoku) -> tuple[Seat, ...]:
+    shown = {s.seat: s.tiles for s in event.shown}
+    everyone_known = all(p.hand_known for p in hand.players)
+    seats = []
+    for seat in Seat:
+        player = hand.player(seat)
+        tiles = shown.get(seat)
+        if tiles is None and not event.shown and everyone_known:
+            tiles = player.concealed
+        if tiles is None:
+            continue
+        try:
+            if is_tenpai(Hand(tiles, player.melds)):
+                seats.append(seat)
+        except HandError:
+            continue
+    return tuple(seats)
+
+
+def nagashi_seats(hand: KyokuState) -> tuple[Seat, ...]:
+    return tuple(
+        seat
+        for seat in Seat
+        if (p := hand.player(seat)).pond and all(t.tile.kind in TERMINAL_HONOUR_KINDS and not t.called for t in p.pond)
+    )
+
+
+def _infer_kind(hand: KyokuState, profile: RuleProfile) -> DrawKind:
+    """Name a draw the source did not name (mjai) from what the table shows."""
+    if hand.live_wall <= 0:
+        return DrawKind.NAGASHI_MANGAN if profile.nagashi_mangan and nagashi_seats(hand) else DrawKind.EXHAUSTIVE
+    if all(p.riichi is RiichiStage.ACCEPTED for p in hand.players):
+        return DrawKind.FOUR_RIICHI
+    if len(hand.kans) >= 4:
+        return DrawKind.FOUR_KANS
+    firsts = [p.pond[0].tile.kind for p in hand.players if len(p.pond) == 1]
+    if len(firsts) == 4 and len(set(firsts)) == 1 and firsts[0] in (27, 28, 29, 30):
+        return DrawKind.FOUR_WINDS
+    return DrawKind.NINE_TERMINALS
+
+
+def on_ryukyoku(hand: KyokuState, event: Ryukyoku, profile: RuleProfile) -> KyokuState:
+    kind = event.kind if event.kind is not DrawKind.UNSPECIFIED else _infer_kind(hand, profile)
+    tenpai: tuple[Seat, ...] = ()
+    deltas: tuple[int, ...] = (0, 0, 0, 0)
+    if kind in (DrawKind.EXHAUSTIVE, DrawKind.NAGASHI_MANGAN):
+        tenpai = _tenpai_seats(hand, event)
+        nagashi = nagashi_seats(hand) if profile.nagashi_mangan else ()
+        if nagashi:
+            kind = DrawKind.NAGASHI_MANGAN
+            deltas = nagashi_deltas(nagashi, hand.oya)
+        else:
+            kind = DrawKind.EXHAUSTIVE
+            deltas = noten_deltas(tenpai, profile.noten_pool)
+    result = HandResult(hand.label(), HandEnding(kind.value), deltas, (), tenpai)
+    return replace(hand, scores=_add(hand.scores, deltas), result=result)
+
+
+def hand_result(hand: KyokuState) -> HandResult:
+    """The result of a finished hand (at ``end_kyoku``)."""
+    if hand.result is not None:
+        return hand.result
+    if not hand.wins:
+        raise ImpossibleEventError("end_kyoku before the hand ended (no hora or ryukyoku)")
+    deltas = tuple(sum(parts) for parts in zip(*(w.deltas for w in hand.wins), strict=True))
+    return HandResult(hand.label(), HandEnding.WIN, deltas, hand.wins)

@@ -1,0 +1,130 @@
+"""The game as a pure fold: ``state = apply(state, event)`` for every event, in order.
+
+Nothing here reads or writes anything; replaying a journal of events rebuilds the state
+exactly, which is both crash recovery and the main test (``jantaku replay``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+
+from table_app.rules.endings import hand_result, on_hora, on_ryukyoku
+from table_app.rules.events import (
+    Ankan,
+    Chi,
+    Dahai,
+    Daiminkan,
+    Dora,
+    EndGame,
+    EndKyoku,
+    GameEvent,
+    Hora,
+    Kakan,
+    Pon,
+    Reach,
+    ReachAccepted,
+    Ryukyoku,
+    StartGame,
+    StartKyoku,
+    Tsumo,
+)
+from table_app.rules.game_flow import final_points, final_scores, next_hand
+from table_app.rules.profiles import TENHOU, RuleProfile
+from table_app.rules.state import GameState, KyokuState, PlayerState
+from table_app.rules.turns import (
+    ImpossibleEventError,
+    on_ankan,
+    on_chi,
+    on_dahai,
+    on_daiminkan,
+    on_dora,
+    on_kakan,
+    on_pon,
+    on_reach,
+    on_reach_accepted,
+    on_tsumo,
+)
+
+
+def new_game(profile: RuleProfile = TENHOU) -> GameState:
+    return GameState(profile=profile, scores=(profile.start_points,) * 4)
+
+
+def start_hand(event: StartKyoku) -> KyokuState:
+    return KyokuState(
+        bakaze=event.bakaze,
+        kyoku=event.kyoku,
+        honba=event.honba,
+        kyotaku=event.kyotaku,
+        oya=event.oya,
+        scores=event.scores,
+        dora_markers=(event.dora_marker,),
+        players=tuple(PlayerState(concealed=tiles) for tiles in event.tehais),
+    )
+
+
+def apply(state: GameState, event: GameEvent) -> GameState:
+    match event:
+        case StartGame():
+            return replace(new_game(state.profile), names=event.names)
+        case StartKyoku():
+            return replace(state, hand=start_hand(event), scores=event.scores, next_hand=None)
+        case EndGame():
+            return _end_game(state)
+    hand = state.hand
+    if hand is None:
+        raise ImpossibleEventError(f"{type(event).__name__} outside a hand")
+    if isinstance(event, EndKyoku):
+        result = hand_result(hand)
+        return replace(
+            state,
+            scores=hand.scores,
+            results=(*state.results, result),
+            hands_played=state.hands_played + 1,
+            next_hand=next_hand(hand, result, state.profile),
+            hand=None,
+        )
+    return replace(state, hand=_apply_in_hand(hand, event, state.profile))
+
+
+def _apply_in_hand(hand: KyokuState, event: GameEvent, profile: RuleProfile) -> KyokuState:
+    match event:
+        case Tsumo():
+            return on_tsumo(hand, event)
+        case Dahai():
+            return on_dahai(hand, event)
+        case Chi():
+            return on_chi(hand, event)
+        case Pon():
+            return on_pon(hand, event)
+        case Daiminkan():
+            return on_daiminkan(hand, event)
+        case Kakan():
+            return on_kakan(hand, event)
+        case Ankan():
+            return on_ankan(hand, event)
+        case Dora():
+            return on_dora(hand, event)
+        case Reach():
+            return on_reach(hand, event)
+        case ReachAccepted():
+            return on_reach_accepted(hand, event)
+        case Hora():
+            return on_hora(hand, event, profile)
+        case Ryukyoku():
+            return on_ryukyoku(hand, event, profile)
+    raise ImpossibleEventError(f"unexpected event {event!r} inside a hand")
+
+
+def _end_game(state: GameState) -> GameState:
+    kyotaku = state.next_hand.kyotaku if state.next_hand is not None else 0
+    scores = final_scores(state.scores, kyotaku, state.profile)
+    return replace(state, scores=scores, finished=True, final_points=final_points(scores, state.profile))
+
+
+def replay(events: Iterable[GameEvent], profile: RuleProfile = TENHOU) -> GameState:
+    state = new_game(profile)
+    for event in events:
+        state = apply(state, event)
+    return state

@@ -1,0 +1,111 @@
+"""The state of a game, as values: what the referee knows after each event.
+
+Concealed tiles the referee has not seen are ``UNKNOWN``; everything public (ponds with the
+riichi tile, melds, dora indicators, the live-wall count, riichi and ippatsu, sticks and
+scores) is always known. The fold that moves from one state to the next is in
+:mod:`table_app.rules.fold`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+from table_app.domain.meld import Meld
+from table_app.domain.seat import Seat, Wind
+from table_app.domain.tile import Tile
+from table_app.rules.profiles import TENHOU, RuleProfile
+from table_app.rules.results import HandResult, NextHand, WinResult
+
+#: Tiles a four-player hand may draw from the live wall: 136 - 14 (dead wall) - 52 (dealt).
+LIVE_WALL_AT_START = 70
+
+
+class RiichiStage(IntEnum):
+    NONE = 0
+    DECLARED = 1  # said "riichi"; the declaration tile has not passed yet
+    ACCEPTED = 2  # the declaration tile passed: the stick is on the table
+
+
+@dataclass(frozen=True, slots=True)
+class PondTile:
+    tile: Tile
+    tsumogiri: bool
+    riichi: bool = False  # laid sideways: the riichi marker
+    called: bool = False  # taken by another player's call
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    concealed: tuple[Tile, ...]
+    melds: tuple[Meld, ...] = ()
+    pond: tuple[PondTile, ...] = ()
+    riichi: RiichiStage = RiichiStage.NONE
+    double_riichi: bool = False
+    ippatsu: bool = False
+    marker_pending: bool = False  # the next discard is turned sideways (riichi tile was called)
+    rinshan: bool = False  # the tile just drawn is a replacement after a kan
+    pao: Seat | None = None  # who pays for a big-three-dragons / big-four-winds win (責任払い)
+    discards: int = 0  # discards made, called ones included
+
+    @property
+    def is_closed(self) -> bool:
+        return not any(meld.is_open for meld in self.melds)
+
+    @property
+    def in_riichi(self) -> bool:
+        return self.riichi is not RiichiStage.NONE
+
+    @property
+    def hand_known(self) -> bool:
+        return not any(tile.is_unknown for tile in self.concealed)
+
+
+@dataclass(frozen=True, slots=True)
+class KyokuState:
+    """One hand in progress. ``scores`` and ``kyotaku`` move as riichi sticks are paid."""
+
+    bakaze: Wind
+    kyoku: int
+    honba: int
+    kyotaku: int
+    oya: Seat
+    scores: tuple[int, ...]
+    dora_markers: tuple[Tile, ...]
+    players: tuple[PlayerState, ...]
+    live_wall: int = LIVE_WALL_AT_START
+    turn: Seat | None = None  # who holds 14 tiles and must discard
+    last_discard: Seat | None = None  # whose discard may be called or ronned right now
+    last_discard_tile: Tile | None = None
+    kakan_pending: Seat | None = None  # an added kan that may still be robbed (chankan)
+    calls_made: int = 0  # chi/pon/kan of any kind: ends the first go-around
+    kans: tuple[Seat, ...] = ()  # who made each kan, in order
+    wins: tuple[WinResult, ...] = ()
+    result: HandResult | None = None
+
+    @property
+    def round_index(self) -> int:
+        """0 = East 1, 4 = South 1, 8 = West 1, ..."""
+        return int(self.bakaze) * 4 + self.kyoku - 1
+
+    def label(self) -> str:
+        return f"{'ESWN'[self.bakaze]}{self.kyoku}-{self.honba}"
+
+    def player(self, seat: Seat) -> PlayerState:
+        return self.players[seat]
+
+    def with_player(self, seat: Seat, player: PlayerState) -> tuple[PlayerState, ...]:
+        return (*self.players[:seat], player, *self.players[seat + 1 :])
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    profile: RuleProfile = TENHOU
+    names: tuple[str, ...] = ("", "", "", "")
+    scores: tuple[int, ...] = ()
+    hand: KyokuState | None = None
+    hands_played: int = 0
+    results: tuple[HandResult, ...] = field(default=())
+    next_hand: NextHand | None = None  # what the rules say the next hand starts with
+    finished: bool = False
+    final_points: tuple[float, ...] | None = None
