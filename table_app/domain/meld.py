@@ -20,7 +20,7 @@ from typing import Final
 
 from table_app.domain.notation import TileNotationError, format_tiles, parse_tiles
 from table_app.domain.seat import Relation, Seat
-from table_app.domain.tile import Tile
+from table_app.domain.tile import Tile, display_order
 
 
 class MeldKind(StrEnum):
@@ -142,8 +142,8 @@ def parse_meld(text: str) -> Meld:
     if kind is MeldKind.CLOSED_KAN:
         if at:
             raise MeldError("a closed kan has no source", token=text)
-        return Meld(kind, tuple(sorted(tiles)))
-    return Meld(kind, tuple(sorted(tiles)), called=tiles[0], called_from=source)
+        return Meld(kind, tuple(sorted(tiles, key=display_order)))
+    return Meld(kind, tuple(sorted(tiles, key=display_order)), called=tiles[0], called_from=source)
 
 
 def format_meld(meld: Meld) -> str:

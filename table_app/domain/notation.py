@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from table_app.domain.tile import KIND_COUNT, RED_FIVE_KINDS, UNKNOWN, Tile, tile_of_kind
+from table_app.domain.tile import KIND_COUNT, RED_FIVE_KINDS, UNKNOWN, Tile, display_order, tile_of_kind
 
 
 class TileNotationError(ValueError):
@@ -96,7 +96,7 @@ def format_tiles(tiles: Iterable[Tile], *, sort: bool = False) -> str:
 
     With ``sort`` the tiles are ordered by kind first (a red five sorts as a five).
     """
-    ordered = sorted(tiles, key=lambda t: (t.kind, not t.red)) if sort else list(tiles)
+    ordered = sorted(tiles, key=display_order) if sort else list(tiles)
     out: list[str] = []
     run_suit = ""
     for tile in ordered:

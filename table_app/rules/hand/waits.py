@@ -108,7 +108,11 @@ def waits(hand: Hand) -> tuple[Wait, ...]:
     for kind in mask_kinds(regular | pairs | orphans):
         forms = tuple(
             form
-            for form, mask in ((HandForm.REGULAR, regular), (HandForm.SEVEN_PAIRS, pairs), (HandForm.THIRTEEN_ORPHANS, orphans))
+            for form, mask in (
+                (HandForm.REGULAR, regular),
+                (HandForm.SEVEN_PAIRS, pairs),
+                (HandForm.THIRTEEN_ORPHANS, orphans),
+            )
             if mask >> kind & 1
         )
         result.append(Wait(tile_of_kind(kind), forms, exhausted=hand.held(kind) >= COPIES_PER_KIND))
