@@ -119,8 +119,10 @@ def check_riichi_closed_kan(
         return verdict(True, KanReason.UNCHANGED, f"waits {_kinds(sorted(compared_before))} and every reading stay")
 
     reader = yaku_reader or YakuReader()
-    for kind in sorted(compared_before):
-        win = tile_of_kind(kind)
+    for wait in before_waits:
+        if wait.exhausted:
+            continue  # no win can happen on it, so no yaku can be lost on it
+        win = wait.tile
         for tsumo in (False, True):
             lost_yaku = reader.yaku(hand, win, tsumo=tsumo) - reader.yaku(after, win, tsumo=tsumo)
             if lost_yaku:

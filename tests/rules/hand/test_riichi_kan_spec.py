@@ -143,3 +143,12 @@ def test_a_kan_without_four_tiles_is_a_bad_call_not_a_verdict():
 def test_the_riichi_hand_must_be_13_shaped():
     with pytest.raises(HandError, match="13"):
         check_riichi_closed_kan(Hand.parse("111m 22m 333m 888p 66z 1m"), parse_tile("1m"), parse_tile("1m"), D)
+
+
+def test_yaku_level_skips_waits_that_cannot_come():
+    # 2p is held four times: the 2p wait exists in form only, so no yaku can be lost on it
+    # (and the scorer must not be asked to score a fifth 2p).
+    hand = Hand.parse("11122223344p22z")
+    assert {str(w) for w in waits(hand)} == {"2p(exhausted)", "5p", "2z"}
+    verdict = check_riichi_closed_kan(hand, parse_tile("1p"), parse_tile("1p"), Y)
+    assert verdict.legal, verdict.reason
