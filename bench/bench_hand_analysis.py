@@ -16,6 +16,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from typing import TypeVar
 
 from mahjong.agari import Agari
 
@@ -23,6 +24,9 @@ from table_app.domain.hand import Hand
 from table_app.domain.tile import tile_of_kind
 from table_app.rules.hand import KanStrictness, check_riichi_closed_kan, live_waits
 from table_app.rules.hand.waits import wait_mask
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 SEQUENCE_STARTS = [base + i for base in (0, 9, 18) for i in range(7)]
 
@@ -63,14 +67,17 @@ def reference_waits(counts: list[int]) -> int:
     return mask
 
 
-def timed(calls: list[Callable[[], object]]) -> list[float]:
-    out = []
+def time_each(function: Callable[[T], R], items: list[T]) -> tuple[list[float], list[R]]:
+    """Microseconds per call of ``function`` on each item, and the results."""
+    samples: list[float] = []
+    results: list[R] = []
     clock = time.perf_counter_ns
-    for call in calls:
+    for item in items:
         start = clock()
-        call()
-        out.append((clock() - start) / 1000)
-    return out
+        result = function(item)
+        samples.append((clock() - start) / 1000)
+        results.append(result)
+    return samples, results
 
 
 def line(name: str, samples: list[float]) -> str:
@@ -95,21 +102,20 @@ def main() -> None:
             disagreements += 1
 
     print(f"{args.hands} random closed tenpai hands (seed {args.seed}), each with a concealed triplet")
-    print(line("mahjong package: 34 tiles x agari check", timed([lambda c=c: reference_waits(c) for c in counts])))
-    print(line("jantaku waits, 34-count fast path", timed([lambda c=c: wait_mask(c, closed_full=True) for c in counts])))
-    print(line("jantaku waits, value API (Wait objects)", timed([lambda h=h: live_waits(h) for h, _ in hands])))
+    samples, _ = time_each(reference_waits, counts)
+    print(line("mahjong package: 34 tiles x agari check", samples))
+    samples, _ = time_each(lambda c: wait_mask(c, closed_full=True), counts)
+    print(line("jantaku waits, 34-count fast path", samples))
+    samples, _ = time_each(live_waits, [hand for hand, _ in hands])
+    print(line("jantaku waits, value API (Wait objects)", samples))
     for level in (KanStrictness.WAITS, KanStrictness.DECOMPOSITIONS, KanStrictness.YAKU):
-        verdicts = []
-        samples = timed(
-            [
-                lambda h=h, k=k, level=level: verdicts.append(
-                    check_riichi_closed_kan(h, tile_of_kind(k), tile_of_kind(k), level).legal
-                )
-                for h, k in hands
-            ]
-        )
-        legal = sum(verdicts)
-        print(line(f"jantaku riichi-kan verdict, {level.value}", samples) + f"   legal {legal}/{len(verdicts)}")
+
+        def verdict(case: tuple[Hand, int], level: KanStrictness = level) -> bool:
+            hand, kind = case
+            return check_riichi_closed_kan(hand, tile_of_kind(kind), tile_of_kind(kind), level).legal
+
+        samples, legal = time_each(verdict, hands)
+        print(line(f"jantaku riichi-kan verdict, {level.value}", samples) + f"   legal {sum(legal)}/{len(legal)}")
     print(f"waits agree with the reference on {args.hands - disagreements}/{args.hands} hands")
 
 
