@@ -15,6 +15,7 @@ from table_app.rules.hand import (
     decompositions,
     furiten_waits,
     shanten,
+    tenpai_discards,
     waits,
 )
 from table_app.rules.hand.decompose import decompose_counts
@@ -99,6 +100,9 @@ def analyse(hand: Hand, drawn: Any, args: argparse.Namespace) -> dict[str, Any]:
         report["complete_readings"] = [str(d) for d in readings]
         if waiting is None:
             report["shanten"] = shanten(full)
+        report["tenpai_discards"] = {
+            str(tile): [str(w.tile) for w in left if not w.exhausted] for tile, left in tenpai_discards(full)
+        }
     if args.riichi_kan:
         kan = parse_tile(args.riichi_kan)
         verdict = check_riichi_closed_kan(
@@ -133,6 +137,8 @@ def render(report: dict[str, Any]) -> str:
     if report.get("complete"):
         lines.append("complete")
         lines.extend(f"  {reading}" for reading in report["complete_readings"])
+    for tile, left in report.get("tenpai_discards", {}).items():
+        lines.append(f"discard {tile:<3} -> waits {', '.join(left)}")
     if "kan_legal" in report:
         word = "legal" if report["kan_legal"] else "ILLEGAL"
         lines.append(f"riichi kan {word} ({report['strictness']}): {report['reason']}")

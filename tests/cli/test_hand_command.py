@@ -100,3 +100,9 @@ def test_installed_console_script_runs():
     assert bad.returncode == 2
     assert "'q'" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+def test_fourteen_tile_noten_hand_lists_discards_that_leave_tenpai(capsys):
+    report = run_json(capsys, "123m456p789s11z22z9m")
+    assert report["tenpai_discards"] == {"9m": ["1z", "2z"]}
+    assert report["shanten"] == 0

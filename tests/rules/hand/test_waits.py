@@ -8,7 +8,7 @@ from mahjong.agari import Agari
 
 from table_app.domain.hand import Hand, HandError
 from table_app.domain.meld import parse_meld
-from table_app.rules.hand import HandForm, is_tenpai, live_waits, waits
+from table_app.rules.hand import HandForm, is_tenpai, live_waits, tenpai_discards, waits
 from table_app.rules.hand.waits import seven_pairs_wait_mask, wait_mask
 
 from .strategies import arbitrary_closed_hands, waiting_hands
@@ -106,3 +106,22 @@ def test_wait_mask_fast_path_matches_the_value_api():
 def test_fourteen_tiles_have_no_waits():
     with pytest.raises(HandError, match="13"):
         waits(Hand.parse("11122333m888p66z1m"))
+
+
+def test_tenpai_discards_of_a_14_tile_hand():
+    found = {
+        str(tile): [str(w.tile) for w in left] for tile, left in tenpai_discards(Hand.parse("123m456p789s11z22z9m"))
+    }
+    assert found == {"9m": ["1z", "2z"]}
+
+
+def test_tenpai_discards_skip_a_discard_leaving_only_exhausted_waits():
+    # Discarding 9s would leave 123m456m789m1111z: waiting on a fifth 1z only.
+    found = [str(tile) for tile, _ in tenpai_discards(Hand.parse("123m456m789m1111z9s"))]
+    assert found == ["1z"]
+
+
+def test_tenpai_discards_keep_red_and_plain_fives_apart():
+    found = [str(tile) for tile, _ in tenpai_discards(Hand.parse("055m456p789s111z22z"))]
+    assert "0m" in found
+    assert "5m" in found
