@@ -12,7 +12,9 @@ _COMMANDS = (hand_command, replay_command)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="jantaku", description="Referee, score keeper and broadcast feed for riichi mahjong tables.")
+    parser = argparse.ArgumentParser(
+        prog="jantaku", description="Referee, score keeper and broadcast feed for riichi mahjong tables."
+    )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module in _COMMANDS:
         module.register(commands)

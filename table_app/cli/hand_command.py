@@ -15,6 +15,7 @@ from table_app.rules.hand import (
     decompositions,
     furiten_waits,
     shanten,
+    tenpai_discards,
     waits,
 )
 from table_app.rules.hand.decompose import decompose_counts
@@ -35,7 +36,13 @@ def register(commands: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("hand", metavar="HAND", help="concealed tiles, e.g. 4555m223344p678s")
-    parser.add_argument("--melds", nargs="+", default=[], metavar="M", help="melds as KIND:TILES[@SOURCE], e.g. pon:777z@right ankan:3333m")
+    parser.add_argument(
+        "--melds",
+        nargs="+",
+        default=[],
+        metavar="M",
+        help="melds as KIND:TILES[@SOURCE], e.g. pon:777z@right ankan:3333m",
+    )
     parser.add_argument("--drawn", metavar="TILE", help="the tile just drawn (the hand is then the 13 before it)")
     parser.add_argument("--discards", metavar="TILES", help="the player's own discards, for furiten")
     parser.add_argument("--riichi-kan", metavar="TILE", help="judge a closed kan of TILE after riichi")
@@ -93,9 +100,14 @@ def analyse(hand: Hand, drawn: Any, args: argparse.Namespace) -> dict[str, Any]:
         report["complete_readings"] = [str(d) for d in readings]
         if waiting is None:
             report["shanten"] = shanten(full)
+        report["tenpai_discards"] = {
+            str(tile): [str(w.tile) for w in left if not w.exhausted] for tile, left in tenpai_discards(full)
+        }
     if args.riichi_kan:
         kan = parse_tile(args.riichi_kan)
-        verdict = check_riichi_closed_kan(hand, drawn if drawn is not None else kan, kan, KanStrictness(args.strictness))
+        verdict = check_riichi_closed_kan(
+            hand, drawn if drawn is not None else kan, kan, KanStrictness(args.strictness)
+        )
         report["kan_legal"] = verdict.legal
         report["kan_code"] = verdict.code.value
         report["reason"] = verdict.reason
@@ -119,10 +131,14 @@ def render(report: dict[str, Any]) -> str:
         for reading in readings:
             lines.append(f"  on {wait:<3} {reading}")
     if "furiten" in report:
-        lines.append("furiten   " + (f"yes, discarded {', '.join(report['furiten_on'])}" if report["furiten"] else "no"))
+        lines.append(
+            "furiten   " + (f"yes, discarded {', '.join(report['furiten_on'])}" if report["furiten"] else "no")
+        )
     if report.get("complete"):
         lines.append("complete")
         lines.extend(f"  {reading}" for reading in report["complete_readings"])
+    for tile, left in report.get("tenpai_discards", {}).items():
+        lines.append(f"discard {tile:<3} -> waits {', '.join(left)}")
     if "kan_legal" in report:
         word = "legal" if report["kan_legal"] else "ILLEGAL"
         lines.append(f"riichi kan {word} ({report['strictness']}): {report['reason']}")

@@ -1,5 +1,6 @@
 """Domain values shared by every part of jantaku (pure: no I/O, no threads)."""
 
+from table_app.domain.errors import InputError
 from table_app.domain.hand import Hand, HandError
 from table_app.domain.meld import Meld, MeldError, MeldKind, parse_meld
 from table_app.domain.notation import TileNotationError, format_tiles, parse_tile, parse_tiles
@@ -10,6 +11,7 @@ __all__ = [
     "UNKNOWN",
     "Hand",
     "HandError",
+    "InputError",
     "Meld",
     "MeldError",
     "MeldKind",

@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Final
 
+from table_app.domain.errors import InputError
 from table_app.domain.meld import Meld
 from table_app.domain.notation import format_tiles, parse_tiles
 from table_app.domain.tile import COPIES_PER_KIND, KIND_COUNT, Tile
@@ -20,12 +21,8 @@ WAITING_SIZE: Final = 13
 COMPLETE_SIZE: Final = 14
 
 
-class HandError(ValueError):
-    """A hand that cannot exist; ``token`` names the part at fault."""
-
-    def __init__(self, message: str, *, token: str) -> None:
-        super().__init__(f"{message}: {token!r}")
-        self.token = token
+class HandError(InputError):
+    """A hand that cannot exist, or a question it cannot answer."""
 
 
 @dataclass(frozen=True, slots=True)

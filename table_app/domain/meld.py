@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
+from table_app.domain.errors import InputError
 from table_app.domain.notation import TileNotationError, format_tiles, parse_tiles
 from table_app.domain.seat import Relation, Seat
-from table_app.domain.tile import Tile
+from table_app.domain.tile import Tile, display_order
 
 
 class MeldKind(StrEnum):
@@ -44,12 +45,8 @@ class MeldKind(StrEnum):
         return 4 if self.is_kan else 3
 
 
-class MeldError(ValueError):
+class MeldError(InputError):
     """A meld that cannot exist, or meld text that cannot be read."""
-
-    def __init__(self, message: str, *, token: str) -> None:
-        super().__init__(f"{message}: {token!r}")
-        self.token = token
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,8 +139,8 @@ def parse_meld(text: str) -> Meld:
     if kind is MeldKind.CLOSED_KAN:
         if at:
             raise MeldError("a closed kan has no source", token=text)
-        return Meld(kind, tuple(sorted(tiles)))
-    return Meld(kind, tuple(sorted(tiles)), called=tiles[0], called_from=source)
+        return Meld(kind, tuple(sorted(tiles, key=display_order)))
+    return Meld(kind, tuple(sorted(tiles, key=display_order)), called=tiles[0], called_from=source)
 
 
 def format_meld(meld: Meld) -> str:

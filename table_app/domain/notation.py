@@ -15,17 +15,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from table_app.domain.tile import KIND_COUNT, RED_FIVE_KINDS, UNKNOWN, Tile, tile_of_kind
+from table_app.domain.errors import InputError
+from table_app.domain.tile import KIND_COUNT, RED_FIVE_KINDS, UNKNOWN, Tile, display_order, tile_of_kind
 
 
-class TileNotationError(ValueError):
-    """A tile or hand string that cannot be read; ``token`` is the part at fault."""
-
-    def __init__(self, message: str, *, token: str, position: int | None = None) -> None:
-        where = f" at position {position}" if position is not None else ""
-        super().__init__(f"{message}: {token!r}{where}")
-        self.token = token
-        self.position = position
+class TileNotationError(InputError):
+    """A tile or hand string that cannot be read."""
 
 
 _SUIT_OFFSET: Final = {"m": 0, "p": 9, "s": 18, "z": 27}
@@ -96,7 +91,7 @@ def format_tiles(tiles: Iterable[Tile], *, sort: bool = False) -> str:
 
     With ``sort`` the tiles are ordered by kind first (a red five sorts as a five).
     """
-    ordered = sorted(tiles, key=lambda t: (t.kind, not t.red)) if sort else list(tiles)
+    ordered = sorted(tiles, key=display_order) if sort else list(tiles)
     out: list[str] = []
     run_suit = ""
     for tile in ordered:

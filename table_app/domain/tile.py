@@ -116,6 +116,11 @@ def tile_of_kind(kind: int, *, red: bool = False) -> Tile:
     return _PLAIN[kind]
 
 
+def display_order(tile: Tile) -> tuple[int, bool]:
+    """Sort key: by kind, a red five before the plain fives (as players lay them out)."""
+    return (tile.kind, not tile.red)
+
+
 def all_kinds() -> tuple[Tile, ...]:
     """The 34 plain kinds in kind order."""
     return _PLAIN[:KIND_COUNT]

@@ -5,7 +5,7 @@ from table_app.rules.hand.furiten import furiten_waits, is_furiten
 from table_app.rules.hand.groups import Decomposition, Group, GroupKind, HandForm
 from table_app.rules.hand.riichi_kan import KanReason, KanStrictness, RiichiKanVerdict, check_riichi_closed_kan
 from table_app.rules.hand.shanten import shanten
-from table_app.rules.hand.waits import Wait, is_tenpai, live_waits, waits
+from table_app.rules.hand.waits import Wait, is_tenpai, live_waits, tenpai_discards, waits
 
 __all__ = [
     "Decomposition",
@@ -23,5 +23,6 @@ __all__ = [
     "is_tenpai",
     "live_waits",
     "shanten",
+    "tenpai_discards",
     "waits",
 ]

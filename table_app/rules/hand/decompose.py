@@ -22,9 +22,7 @@ def decompositions(hand: Hand) -> tuple[Decomposition, ...]:
 
 def decompose_counts(counts: list[int], hand: Hand) -> tuple[Decomposition, ...]:
     """Readings of ``counts`` (the concealed part) with ``hand``'s melds."""
-    found = [
-        Decomposition(HandForm.REGULAR, groups, hand.melds) for groups in regular_readings(counts)
-    ]
+    found = [Decomposition(HandForm.REGULAR, groups, hand.melds) for groups in regular_readings(counts)]
     if not hand.melds:
         pairs = seven_pairs_reading(counts)
         if pairs is not None:
@@ -36,7 +34,9 @@ def decompose_counts(counts: list[int], hand: Hand) -> tuple[Decomposition, ...]
 
 
 def regular_readings(counts: list[int]) -> list[tuple[Group, ...]]:
-    per_suit = [suit_splits(pack(counts, base, length), base) for base, length in zip(SUIT_BASES, SUIT_LENGTHS, strict=True)]
+    per_suit = [
+        suit_splits(pack(counts, base, length), base) for base, length in zip(SUIT_BASES, SUIT_LENGTHS, strict=True)
+    ]
     if any(not splits for splits in per_suit):
         return []
     readings = []
@@ -58,6 +58,4 @@ def thirteen_orphans_reading(counts: list[int]) -> tuple[Group, ...] | None:
         return None
     if sum(counts[kind] for kind in _ORPHANS) != 14:
         return None
-    return tuple(
-        Group(kind, GroupKind.PAIR if counts[kind] == 2 else GroupKind.SINGLE) for kind in _ORPHANS
-    )
+    return tuple(Group(kind, GroupKind.PAIR if counts[kind] == 2 else GroupKind.SINGLE) for kind in _ORPHANS)

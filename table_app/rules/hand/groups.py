@@ -17,12 +17,19 @@ class GroupKind(StrEnum):
     SINGLE = "single"  # only in thirteen orphans: the twelve kinds held once
 
 
-@dataclass(frozen=True, slots=True, order=True)
+_READING_ORDER = {GroupKind.PAIR: 0, GroupKind.SINGLE: 0, GroupKind.TRIPLET: 1, GroupKind.SEQUENCE: 2}
+
+
+@dataclass(frozen=True, slots=True)
 class Group:
     """A concealed group; ``first`` is the lowest tile kind (0-33)."""
 
     first: int
     kind: GroupKind
+
+    def __lt__(self, other: Group) -> bool:
+        # Readings list groups by tile, and at the same tile pair, then triplet, then sequence.
+        return (self.first, _READING_ORDER[self.kind]) < (other.first, _READING_ORDER[other.kind])
 
     @property
     def kinds(self) -> tuple[int, ...]:

@@ -24,7 +24,7 @@ from enum import StrEnum
 
 from table_app.domain.hand import WAITING_SIZE, Hand, HandError
 from table_app.domain.meld import Meld, MeldKind
-from table_app.domain.tile import Tile, tile_of_kind
+from table_app.domain.tile import Tile, display_order, tile_of_kind
 from table_app.rules.hand.decompose import decompose_counts
 from table_app.rules.hand.waits import Wait, waits
 from table_app.rules.hand.yaku_reader import YakuReader
@@ -79,7 +79,7 @@ def check_riichi_closed_kan(
     remaining = list(drawn_hand.concealed)
     for tile in quad:
         remaining.remove(tile)
-    after = Hand(tuple(remaining), (*hand.melds, Meld(MeldKind.CLOSED_KAN, tuple(sorted(quad)))))
+    after = Hand(tuple(remaining), (*hand.melds, Meld(MeldKind.CLOSED_KAN, tuple(sorted(quad, key=display_order)))))
     before_waits = waits(hand)
     after_waits = waits(after)
 
@@ -116,21 +116,25 @@ def check_riichi_closed_kan(
         if change:
             return verdict(False, KanReason.DECOMPOSITION_CHANGE, change)
     if strictness is KanStrictness.DECOMPOSITIONS:
-        return verdict(
-            True, KanReason.UNCHANGED, f"waits {_kinds(sorted(compared_before))} and every reading stay"
-        )
+        return verdict(True, KanReason.UNCHANGED, f"waits {_kinds(sorted(compared_before))} and every reading stay")
 
     reader = yaku_reader or YakuReader()
-    for kind in sorted(compared_before):
-        win = tile_of_kind(kind)
+    for wait in before_waits:
+        if wait.exhausted:
+            continue  # no win can happen on it, so no yaku can be lost on it
+        win = wait.tile
         for tsumo in (False, True):
             lost_yaku = reader.yaku(hand, win, tsumo=tsumo) - reader.yaku(after, win, tsumo=tsumo)
             if lost_yaku:
                 how = "tsumo" if tsumo else "ron"
                 return verdict(
-                    False, KanReason.YAKU_LOST, f"yaku lost when winning on {win} by {how}: {', '.join(sorted(lost_yaku))}"
+                    False,
+                    KanReason.YAKU_LOST,
+                    f"yaku lost when winning on {win} by {how}: {', '.join(sorted(lost_yaku))}",
                 )
-    return verdict(True, KanReason.UNCHANGED, f"waits {_kinds(sorted(compared_before))}, every reading and every yaku stay")
+    return verdict(
+        True, KanReason.UNCHANGED, f"waits {_kinds(sorted(compared_before))}, every reading and every yaku stay"
+    )
 
 
 def _compared(found: tuple[Wait, ...], count_exhausted: bool) -> frozenset[int]:

@@ -16,6 +16,4 @@ from table_app.domain.hand import COMPLETE_SIZE, WAITING_SIZE, Hand
 def shanten(hand: Hand) -> int:
     hand.require_size(WAITING_SIZE, COMPLETE_SIZE)
     closed_full = not hand.melds
-    return int(
-        Shanten.calculate_shanten(hand.counts(), use_chiitoitsu=closed_full, use_kokushi=closed_full)
-    )
+    return int(Shanten.calculate_shanten(hand.counts(), use_chiitoitsu=closed_full, use_kokushi=closed_full))

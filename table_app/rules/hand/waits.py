@@ -13,7 +13,14 @@ from dataclasses import dataclass
 from typing import Final
 
 from table_app.domain.hand import WAITING_SIZE, Hand
-from table_app.domain.tile import COPIES_PER_KIND, KIND_COUNT, TERMINAL_HONOUR_KINDS, Tile, tile_of_kind
+from table_app.domain.tile import (
+    COPIES_PER_KIND,
+    KIND_COUNT,
+    TERMINAL_HONOUR_KINDS,
+    Tile,
+    display_order,
+    tile_of_kind,
+)
 from table_app.rules.hand.groups import HandForm
 from table_app.rules.hand.suit_tables import SUIT_BASES, SUIT_LENGTHS, pack, suit_info
 
@@ -108,11 +115,29 @@ def waits(hand: Hand) -> tuple[Wait, ...]:
     for kind in mask_kinds(regular | pairs | orphans):
         forms = tuple(
             form
-            for form, mask in ((HandForm.REGULAR, regular), (HandForm.SEVEN_PAIRS, pairs), (HandForm.THIRTEEN_ORPHANS, orphans))
+            for form, mask in (
+                (HandForm.REGULAR, regular),
+                (HandForm.SEVEN_PAIRS, pairs),
+                (HandForm.THIRTEEN_ORPHANS, orphans),
+            )
             if mask >> kind & 1
         )
         result.append(Wait(tile_of_kind(kind), forms, exhausted=hand.held(kind) >= COPIES_PER_KIND))
     return tuple(result)
+
+
+def tenpai_discards(hand: Hand) -> tuple[tuple[Tile, tuple[Wait, ...]], ...]:
+    """For a 14-shaped hand: each discard (one per tile face held) that leaves it tenpai, with
+    the waits it leaves. What a riichi declaration needs, and what a player asks."""
+    hand.require_size(WAITING_SIZE + 1)
+    found = []
+    for tile in sorted(set(hand.concealed), key=display_order):
+        rest = list(hand.concealed)
+        rest.remove(tile)
+        left = waits(Hand(tuple(rest), hand.melds))
+        if any(not wait.exhausted for wait in left):
+            found.append((tile, left))
+    return tuple(found)
 
 
 def live_waits(hand: Hand) -> tuple[Wait, ...]:

@@ -1,0 +1,58 @@
+"""The pure core stays pure: no I/O, no threads, no hardware or web imports (design.md)."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PURE_PACKAGES = ["table_app/domain", "table_app/rules"]
+FORBIDDEN_MODULES = {
+    "cv2",
+    "serial",
+    "gpiozero",
+    "picamera2",
+    "onnxruntime",
+    "socket",
+    "threading",
+    "asyncio",
+    "subprocess",
+    "sqlite3",
+    "http",
+    "urllib",
+    "multiprocessing",
+    "starlette",
+    "fastapi",
+    "aiohttp",
+    "websockets",
+    "uvicorn",
+    "firmware_bridge",
+    "vision",
+    "hardware",
+    "table_app.cli",
+}
+FORBIDDEN_CALLS = {"open", "print", "input"}
+
+
+def pure_files() -> list[Path]:
+    return sorted(p for package in PURE_PACKAGES for p in (ROOT / package).rglob("*.py"))
+
+
+def test_there_are_pure_modules_to_check():
+    assert len(pure_files()) >= 10
+
+
+@pytest.mark.parametrize("path", pure_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_pure_module_imports_and_calls(path):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module]
+        for name in names:
+            banned = [m for m in FORBIDDEN_MODULES if name == m or name.startswith(m + ".")]
+            assert not banned, f"{path}:{node.lineno} imports {name}"
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            assert node.func.id not in FORBIDDEN_CALLS, f"{path}:{node.lineno} calls {node.func.id}()"
