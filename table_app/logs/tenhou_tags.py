@@ -11,6 +11,7 @@ is left out; the game then starts at its next ``INIT``.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Final
 from urllib.parse import unquote
 
@@ -40,7 +41,7 @@ from table_app.rules.events import (
     StartKyoku,
     Tsumo,
 )
-from table_app.rules.record import FinalRecord, GameLog, HandEnding, HandRecord, WinRecord
+from table_app.rules.record import FinalRecord, GameLog, HandEnding, HandRecord, LogRules, WinRecord
 
 _DRAW_TAGS: Final = "TUVW"
 _DISCARD_TAGS: Final = "DEFG"
@@ -66,6 +67,7 @@ class TenhouTagTranslator:
         self._names: tuple[str, ...] = ("", "", "", "")
         self._red = True
         self._players = 4
+        self._rules = LogRules()
         self._reset_game()
 
     # -- feeding -------------------------------------------------------------------
@@ -100,6 +102,13 @@ class TenhouTagTranslator:
                 game_type = int(attrs.get("type", "0"))
                 self._red = not game_type & 0x02
                 self._players = 3 if game_type & 0x10 else 4
+                # Bits above 0xFF mark chip, ratio and tournament lobbies (their own uma/points).
+                self._rules = LogRules(
+                    east_only=not game_type & 0x08,
+                    red_fives=self._red,
+                    special_lobby=game_type > 0xFF,
+                    kiriage_mangan=bool(game_type & 0x200),  # the chip lobbies round 4/30 and 3/60 up
+                )
             case "UN":
                 names = tuple(unquote(attrs.get(f"n{i}", "")) for i in range(4))
                 if any(names):
@@ -142,7 +151,15 @@ class TenhouTagTranslator:
             if complete:
                 self._events.append(EndGame())
             self._games.append(
-                GameLog(self._source, self._players, tuple(self._events), tuple(self._hands), self._final, complete)
+                GameLog(
+                    self._source,
+                    self._players,
+                    tuple(self._events),
+                    tuple(self._hands),
+                    self._final,
+                    complete,
+                    self._rules,
+                )
             )
         self._reset_game()
 
@@ -165,6 +182,8 @@ class TenhouTagTranslator:
 
     def _init(self, attrs: Mapping[str, str]) -> None:
         self._flush_hand()
+        if "shuffle" in attrs and not self._rules.early_tenhou:
+            self._rules = replace(self._rules, early_tenhou=True)  # only the 2009 format shuffles per hand
         seed = _ints(attrs["seed"])
         if len(seed) < 6:
             raise LogReadError(self._source, self._position, "INIT seed needs six numbers")
@@ -238,7 +257,7 @@ class TenhouTagTranslator:
     # -- endings ----------------------------------------------------------------------
 
     def _deltas(self, attrs: Mapping[str, str]) -> tuple[int, ...]:
-        sc = _ints(attrs["sc"])
+        sc = _ints(attrs["sc"])[:8]  # chip lobbies append chip counts after the four scores
         return tuple(100 * d for d in sc[1::2])
 
     def _agari(self, attrs: Mapping[str, str]) -> None:
@@ -270,7 +289,7 @@ class TenhouTagTranslator:
     def _owari(self, attrs: Mapping[str, str]) -> None:
         if "owari" not in attrs:
             return
-        values = attrs["owari"].split(",")
+        values = attrs["owari"].split(",")[:8]
         scores = tuple(round(100 * float(v)) for v in values[0::2])
         points = tuple(float(v) for v in values[1::2])
         self._final = FinalRecord(scores, points)

@@ -87,18 +87,17 @@ def on_hora(hand: KyokuState, event: Hora, profile: RuleProfile) -> KyokuState:
         scores=_add(hand.scores, deltas),
         kyotaku=0 if first else hand.kyotaku,
         wins=(*hand.wins, win),
-        kakan_pending=None,
     )
 
 
 def _tenpai_seats(hand: KyokuState, event: Ryukyoku) -> tuple[Seat, ...]:
+    """Seats whose laid-open hand, or whose hand the referee already knows, is tenpai."""
     shown = {s.seat: s.tiles for s in event.shown}
-    everyone_known = all(p.hand_known for p in hand.players)
     seats = []
     for seat in Seat:
         player = hand.player(seat)
         tiles = shown.get(seat)
-        if tiles is None and not event.shown and everyone_known:
+        if tiles is None and player.hand_known:
             tiles = player.concealed
         if tiles is None:
             continue

@@ -29,7 +29,7 @@ from table_app.rules.events import (
     StartKyoku,
     Tsumo,
 )
-from table_app.rules.game_flow import final_points, final_scores, next_hand
+from table_app.rules.game_flow import final_points, final_scores, first_dealer_of, next_hand
 from table_app.rules.profiles import TENHOU, RuleProfile
 from table_app.rules.state import GameState, KyokuState, PlayerState
 from table_app.rules.turns import (
@@ -69,7 +69,8 @@ def apply(state: GameState, event: GameEvent) -> GameState:
         case StartGame():
             return replace(new_game(state.profile), names=event.names)
         case StartKyoku():
-            return replace(state, hand=start_hand(event), scores=event.scores, next_hand=None)
+            first = first_dealer_of(event.bakaze, event.kyoku, event.oya) if state.hands_played == 0 else state.first_dealer
+            return replace(state, hand=start_hand(event), scores=event.scores, next_hand=None, first_dealer=first)
         case EndGame():
             return _end_game(state)
     hand = state.hand
@@ -119,8 +120,9 @@ def _apply_in_hand(hand: KyokuState, event: GameEvent, profile: RuleProfile) -> 
 
 def _end_game(state: GameState) -> GameState:
     kyotaku = state.next_hand.kyotaku if state.next_hand is not None else 0
-    scores = final_scores(state.scores, kyotaku, state.profile)
-    return replace(state, scores=scores, finished=True, final_points=final_points(scores, state.profile))
+    scores = final_scores(state.scores, kyotaku, state.first_dealer, state.profile)
+    points = final_points(scores, state.first_dealer, state.profile)
+    return replace(state, scores=scores, finished=True, final_points=points)
 
 
 def replay(events: Iterable[GameEvent], profile: RuleProfile = TENHOU) -> GameState:

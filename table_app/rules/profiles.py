@@ -90,7 +90,8 @@ class RuleProfile:
     # game length
     length: GameLength = GameLength.HANCHAN
     sudden_death: bool = True  # Tenhou: play on into West until someone reaches return points
-    last_dealer_may_stop: bool = True  # アガリ止め: a top dealer's repeat in the last hand ends the game
+    last_dealer_may_stop: bool = True  # アガリ止め: a top dealer's win in the last hand ends the game
+    last_dealer_may_stop_on_tenpai: bool = True  # テンパイ止め: so does a top dealer's tenpai
     scoring: Scoring = Scoring.HAN_FU
     tally_in_whole_thousands: bool = True  # Tenhou: (score - return) rounded 五捨六入 to 1000s
 
@@ -118,6 +119,7 @@ MLEAGUE = RuleProfile(
     nagashi_mangan=False,
     sudden_death=False,
     last_dealer_may_stop=False,
+    last_dealer_may_stop_on_tenpai=False,
     kazoe_yakuman=True,
     leftover_sticks=LeftoverSticks.TO_TOP,
 )
@@ -140,6 +142,7 @@ JPML = RuleProfile(
     chombo_tally_points=20,
     sudden_death=False,
     last_dealer_may_stop=False,
+    last_dealer_may_stop_on_tenpai=False,
     leftover_sticks=LeftoverSticks.TO_TOP,
 )
 
@@ -177,6 +180,7 @@ JUN = RuleProfile(
     length=GameLength.FOUR_WINDS,
     sudden_death=False,
     last_dealer_may_stop=False,
+    last_dealer_may_stop_on_tenpai=False,
     scoring=Scoring.JUN_FIXED_TABLE,
 )
 

@@ -65,6 +65,23 @@ class FinalRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class LogRules:
+    """What a log says about the rules it was played under (``None``: it does not say).
+
+    ``special_lobby``: a lobby with its own uma, chips or start points (Tenhou's chip, ratio
+    and tournament lobbies): the final tally follows that lobby's rules, not a preset's.
+    ``early_tenhou``: a log from Tenhou's first rule era (2009), before the top dealer's
+    tenpai in the last hand ended the game and with a 10-5 uma in East-only games.
+    """
+
+    east_only: bool | None = None
+    red_fives: bool | None = None
+    special_lobby: bool = False
+    kiriage_mangan: bool | None = None
+    early_tenhou: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class GameLog:
     """One game: events in order, one :class:`HandRecord` per ``end_kyoku``, the final tally.
 
@@ -78,3 +95,4 @@ class GameLog:
     hands: tuple[HandRecord, ...]
     final: FinalRecord | None
     complete: bool
+    rules: LogRules = LogRules()

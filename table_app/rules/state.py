@@ -105,6 +105,7 @@ class GameState:
     scores: tuple[int, ...] = ()
     hand: KyokuState | None = None
     hands_played: int = 0
+    first_dealer: Seat = Seat.S0  # East of the first hand: ties in the ranking go their way
     results: tuple[HandResult, ...] = field(default=())
     next_hand: NextHand | None = None  # what the rules say the next hand starts with
     finished: bool = False
