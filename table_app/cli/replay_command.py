@@ -59,13 +59,10 @@ def run(args: argparse.Namespace) -> int:
             _emit(args, {"file": str(path), "error": str(error)}, f"{error}", error=True)
             continue
         for game in games:
-            if game.players != 4:
+            reason = "three-player game" if game.players != 4 else game.rules.unsupported
+            if reason is not None:
                 tally.skipped += 1
-                _emit(
-                    args,
-                    {"file": game.source, "skipped": "three-player game"},
-                    f"{game.source}: skipped: three-player game",
-                )
+                _emit(args, {"file": game.source, "skipped": reason}, f"{game.source}: skipped: {reason}")
                 continue
             result = check_game(game, profile)
             tally.games += 1

@@ -108,6 +108,8 @@ class TenhouTagTranslator:
                     red_fives=self._red,
                     special_lobby=game_type > 0xFF,
                     kiriage_mangan=bool(game_type & 0x200),  # the chip lobbies round 4/30 and 3/60 up
+                    # 0x400 lobbies pay honba at their own rate, which the log does not state.
+                    unsupported=f"lobby rules not described (GO type {game_type})" if game_type & 0x400 else None,
                 )
             case "UN":
                 names = tuple(unquote(attrs.get(f"n{i}", "")) for i in range(4))

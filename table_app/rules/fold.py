@@ -69,7 +69,9 @@ def apply(state: GameState, event: GameEvent) -> GameState:
         case StartGame():
             return replace(new_game(state.profile), names=event.names)
         case StartKyoku():
-            first = first_dealer_of(event.bakaze, event.kyoku, event.oya) if state.hands_played == 0 else state.first_dealer
+            first = (
+                first_dealer_of(event.bakaze, event.kyoku, event.oya) if state.hands_played == 0 else state.first_dealer
+            )
             return replace(state, hand=start_hand(event), scores=event.scores, next_hand=None, first_dealer=first)
         case EndGame():
             return _end_game(state)

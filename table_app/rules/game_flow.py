@@ -51,9 +51,7 @@ def next_hand(hand: KyokuState, result: HandResult, profile: RuleProfile) -> Nex
     return NextHand(Wind(index // 4 % 4), index % 4 + 1, honba, kyotaku, oya, hand.scores, over)
 
 
-def _game_over(
-    hand: KyokuState, repeat: bool, ending: HandEnding, first_dealer: Seat, profile: RuleProfile
-) -> bool:
+def _game_over(hand: KyokuState, repeat: bool, ending: HandEnding, first_dealer: Seat, profile: RuleProfile) -> bool:
     won = ending is HandEnding.WIN
     tenpai = ending in (HandEnding.EXHAUSTIVE, HandEnding.NAGASHI_MANGAN)
     scores = hand.scores

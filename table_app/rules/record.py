@@ -78,6 +78,7 @@ class LogRules:
     red_fives: bool | None = None
     special_lobby: bool = False
     kiriage_mangan: bool | None = None
+    unsupported: str | None = None  # why no preset can follow this game (it is skipped)
     early_tenhou: bool = False
 
 
