@@ -46,6 +46,7 @@ def compare_hand(result: HandResult, record: HandRecord) -> list[Mismatch]:
     for logged in record.wins:
         ours = next((w for w in result.wins if w.winner == logged.winner), None)
         if ours is None:
+            found.append(Mismatch(label, f"the log has a win by seat {int(logged.winner)}, the rules have none"))
             continue
         if ours.error is not None:
             found.append(Mismatch(label, f"win by seat {int(logged.winner)} not scored: {ours.error}"))

@@ -17,7 +17,8 @@ from table_app.rules.scoring import WinSituation, score_win
 from table_app.rules.state import KyokuState, PlayerState, RiichiStage
 from table_app.rules.turns import ImpossibleEventError, remove_tiles
 
-_YAKUMAN_WITH_PAO = frozenset({"Daisangen", "Dai Suushii", "Daisuushii", "Dai Suushi"})
+#: The yakuman whose last set, called from someone, makes them liable (包 / pao).
+_YAKUMAN_WITH_PAO = frozenset({"Daisangen", "Dai Suushii"})
 
 
 def _add(scores: tuple[int, ...], deltas: tuple[int, ...]) -> tuple[int, ...]:

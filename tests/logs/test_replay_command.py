@@ -1,0 +1,66 @@
+"""``jantaku replay``: summary line, one line per mismatch, exit status, bad files."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from table_app.cli import main
+
+GAME = "2010081709gm-00a9-0000-fe3371ad.mjlog"
+
+
+def test_check_passes_on_a_folder(logs_dir: Path, capsys):
+    assert main(["replay", str(logs_dir / "mjx_full"), "--check"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out[-1].startswith("23 games, ") and out[-1].endswith(" hands, 0 mismatches")
+
+
+def test_three_player_games_are_counted_as_skipped(logs_dir: Path, capsys):
+    assert main(["replay", str(logs_dir / "dnovikoff_xml" / "sanma2.xml"), "--check"]) == 0
+    out = capsys.readouterr().out
+    assert "skipped: three-player game" in out
+    assert out.strip().splitlines()[-1] == "0 games, 0 hands, 0 mismatches, 1 skipped"
+
+
+def test_a_mismatch_is_reported_and_fails(logs_dir: Path, tmp_path: Path, capsys):
+    text = (logs_dir / "mjx_full" / GAME).read_text()
+    # The log now claims a different payment for the first win: the rules must disagree.
+    doctored = tmp_path / "doctored.mjlog"
+    doctored.write_text(text.replace('sc="250,0,250,87,240,-77,250,0"', 'sc="250,0,250,97,240,-87,250,0"', 1))
+    assert text != doctored.read_text()
+    assert main(["replay", str(doctored), "--check"]) == 1
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert any(line.startswith(f"{doctored}: E1-0: deltas 0,+8700,-7700,0, log says 0,+9700,-8700,0") for line in lines)
+    assert lines[-1].endswith("mismatches") and not lines[-1].endswith(" 0 mismatches")
+
+
+def test_unreadable_file_fails_but_others_replay(logs_dir: Path, tmp_path: Path, capsys):
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    shutil.copy(logs_dir / "mjx_full" / GAME, folder / "good.mjlog")
+    (folder / "bad.mjlog").write_text("<mjloggm><INIT seed=", encoding="utf-8")
+    assert main(["replay", str(folder), "--check"]) == 1
+    captured = capsys.readouterr()
+    assert f"{folder / 'bad.mjlog'}: line 1, column" in captured.err
+    assert captured.out.strip().splitlines()[-1].startswith("1 games, 15 hands, 0 mismatches")
+
+
+def test_json_output(logs_dir: Path, capsys):
+    assert main(["replay", str(logs_dir / "mjx_full" / GAME), "--check", "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
+    game, summary = lines
+    assert game["hands"] == 15 and game["mismatches"] == [] and game["finished"] is True
+    assert game["scores"] == [20100, 35800, 5200, 38900]
+    assert summary == {"games": 1, "hands": 15, "mismatches": 0, "skipped": 0, "unreadable": 0}
+
+
+def test_replay_without_check_prints_final_scores(logs_dir: Path, capsys):
+    assert main(["replay", str(logs_dir / "mjx_full" / GAME)]) == 0
+    assert "scores 20100 35800 5200 38900  points -20.0 +16.0 -45.0 +49.0" in capsys.readouterr().out
+
+
+def test_other_profile_is_accepted(logs_dir: Path, capsys):
+    assert main(["replay", str(logs_dir / "mjx_full" / GAME), "--profile", "jpml"]) == 0
+    capsys.readouterr()
