@@ -10,7 +10,7 @@ from table_app.domain.tile import TERMINAL_HONOUR_KINDS, Tile
 from table_app.rules.events import DrawKind, Hora, Ryukyoku
 from table_app.rules.hand.waits import is_tenpai
 from table_app.rules.payments import nagashi_deltas, noten_deltas, win_deltas
-from table_app.rules.profiles import RuleProfile
+from table_app.rules.profiles import MultipleRon, RuleProfile
 from table_app.rules.record import HandEnding
 from table_app.rules.results import HandResult, WinResult
 from table_app.rules.scoring import WinSituation, score_win
@@ -19,10 +19,6 @@ from table_app.rules.turns import ImpossibleEventError, remove_tiles
 
 #: The yakuman whose last set, called from someone, makes them liable (包 / pao).
 _YAKUMAN_WITH_PAO = frozenset({"Daisangen", "Dai Suushii"})
-
-
-def _add(scores: tuple[int, ...], deltas: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(s + d for s, d in zip(scores, deltas, strict=True))
 
 
 def _situation(hand: KyokuState, player: PlayerState, actor: Seat, tsumo: bool) -> WinSituation:
@@ -70,25 +66,31 @@ def on_hora(hand: KyokuState, event: Hora, profile: RuleProfile) -> KyokuState:
         profile=profile,
     )
     pao = player.pao if profile.pao and _YAKUMAN_WITH_PAO.intersection(value.yaku) else None
-    first = not hand.wins
-    deltas = win_deltas(
-        value,
-        event.actor,
-        event.target,
-        hand.oya,
-        honba=hand.honba if first else 0,
-        sticks=hand.kyotaku if first else 0,
-        pao=pao,
-        profile=profile,
+    win = WinResult(event.actor, event.target, value, (0, 0, 0, 0), pao)
+    # Several rons on one discard: the first in turn order after the discarder takes honba and
+    # sticks, whatever order the calls were announced in; head bump lets only that one win.
+    wins = tuple(sorted((*hand.wins, win), key=lambda w: (w.winner - w.target) % 4))
+    if profile.multiple_ron is MultipleRon.HEAD_BUMP:
+        wins = wins[:1]
+    if profile.triple_ron_aborts and len(wins) == 3:
+        return replace(hand, wins=(), result=HandResult(hand.label(), HandEnding.TRIPLE_RON, (0, 0, 0, 0)))
+    paid = tuple(
+        replace(
+            w,
+            deltas=win_deltas(
+                w.value,
+                w.winner,
+                w.target,
+                hand.oya,
+                honba=hand.honba if first else 0,
+                sticks=hand.kyotaku if first else 0,
+                pao=w.pao,
+                profile=profile,
+            ),
+        )
+        for first, w in ((i == 0, w) for i, w in enumerate(wins))
     )
-    win = WinResult(event.actor, event.target, value.han, value.fu, value.points, value.yaku, deltas, pao, value.error)
-    # A declaration tile that is ronned does not establish the riichi: no stick (spec §1).
-    return replace(
-        hand,
-        scores=_add(hand.scores, deltas),
-        kyotaku=0 if first else hand.kyotaku,
-        wins=(*hand.wins, win),
-    )
+    return replace(hand, wins=paid)
 
 
 def _tenpai_seats(hand: KyokuState, event: Ryukyoku) -> tuple[Seat, ...]:
@@ -145,8 +147,7 @@ def on_ryukyoku(hand: KyokuState, event: Ryukyoku, profile: RuleProfile) -> Kyok
         else:
             kind = DrawKind.EXHAUSTIVE
             deltas = noten_deltas(tenpai, profile.noten_pool)
-    result = HandResult(hand.label(), HandEnding(kind.value), deltas, (), tenpai)
-    return replace(hand, scores=_add(hand.scores, deltas), result=result)
+    return replace(hand, result=HandResult(hand.label(), HandEnding(kind.value), deltas, (), tenpai))
 
 
 def hand_result(hand: KyokuState) -> HandResult:

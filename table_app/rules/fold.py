@@ -80,6 +80,7 @@ def apply(state: GameState, event: GameEvent) -> GameState:
         raise ImpossibleEventError(f"{type(event).__name__} outside a hand")
     if isinstance(event, EndKyoku):
         result = hand_result(hand)
+        hand = replace(hand, scores=tuple(s + d for s, d in zip(hand.scores, result.deltas, strict=True)))
         return replace(
             state,
             scores=hand.scores,

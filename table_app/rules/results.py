@@ -6,19 +6,38 @@ from dataclasses import dataclass
 
 from table_app.domain.seat import Seat, Wind
 from table_app.rules.record import HandEnding
+from table_app.rules.scoring import WinValue
 
 
 @dataclass(frozen=True, slots=True)
 class WinResult:
     winner: Seat
     target: Seat
-    han: int
-    fu: int
-    points: int  # the hand's value without honba or sticks
-    yaku: tuple[str, ...]
+    value: WinValue
     deltas: tuple[int, ...]  # payments of this win, honba and sticks included
     pao: Seat | None = None
-    error: str | None = None  # the scorer found no valid win (a false win: chombo)
+
+    @property
+    def han(self) -> int:
+        return self.value.han
+
+    @property
+    def fu(self) -> int:
+        return self.value.fu
+
+    @property
+    def points(self) -> int:
+        """The hand's value without honba or sticks."""
+        return self.value.points
+
+    @property
+    def yaku(self) -> tuple[str, ...]:
+        return self.value.yaku
+
+    @property
+    def error(self) -> str | None:
+        """Why the scorer found no valid win (a false win: chombo), if it did not."""
+        return self.value.error
 
 
 @dataclass(frozen=True, slots=True)
