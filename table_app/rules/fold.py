@@ -113,7 +113,7 @@ def _apply_in_hand(hand: KyokuState, event: GameEvent, profile: RuleProfile) -> 
         case Reach():
             return on_reach(hand, event)
         case ReachAccepted():
-            return on_reach_accepted(hand, event)
+            return on_reach_accepted(hand, event, profile.riichi_deposit)
         case Hora():
             return on_hora(hand, event, profile)
         case Ryukyoku():

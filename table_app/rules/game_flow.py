@@ -76,7 +76,7 @@ def final_scores(scores: tuple[int, ...], kyotaku: int, first_dealer: Seat, prof
     if kyotaku == 0 or profile.leftover_sticks is not LeftoverSticks.TO_TOP:
         return scores
     top = ranking(scores, first_dealer)[0]
-    return tuple(s + 1000 * kyotaku if seat == top else s for seat, s in enumerate(scores))
+    return tuple(s + profile.riichi_deposit * kyotaku if seat == top else s for seat, s in enumerate(scores))
 
 
 def final_points(scores: tuple[int, ...], first_dealer: Seat, profile: RuleProfile) -> tuple[float, ...]:

@@ -51,7 +51,7 @@ def win_deltas(
                 continue
             share = value.dealer_pays if seat == dealer else value.others_pay
             _add(deltas, seat, -share - per_player_honba)
-    _add(deltas, winner, -sum(deltas) + 1000 * sticks)
+    _add(deltas, winner, -sum(deltas) + profile.riichi_deposit * sticks)
     return tuple(deltas)
 
 

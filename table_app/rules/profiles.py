@@ -63,6 +63,8 @@ class RuleProfile:
     double_yakuman: bool = False  # 13-sided kokushi, 4-wait suuankou... count as double
     kazoe_yakuman: bool = True
     # riichi
+    ippatsu: bool = True
+    riichi_deposit: int = 1000  # the stick a riichi puts on the table (純麻雀: none)
     riichi_requires_tenpai: bool = True
     riichi_min_points: int = 1000
     riichi_min_live_tiles: int = 4
@@ -132,6 +134,9 @@ JPML = RuleProfile(
     busting=False,
     tally_in_whole_thousands=False,
     red_fives=False,
+    ura_dora=False,
+    kan_dora=False,
+    ippatsu=False,
     riichi_kan=KanStrictness.YAKU,
     multiple_ron=MultipleRon.HEAD_BUMP,
     triple_ron_aborts=False,
@@ -158,6 +163,8 @@ JUN = RuleProfile(
     ura_dora=False,
     kan_dora=False,
     kans=False,
+    ippatsu=False,
+    riichi_deposit=0,
     riichi_requires_tenpai=False,
     riichi_min_live_tiles=1,
     riichi_kan=KanStrictness.FORBIDDEN,

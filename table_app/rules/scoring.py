@@ -115,8 +115,10 @@ def score_win(
         return WinValue(0, 0, 0, 0, 0, (), 0, error=str(error))
     all_ids = tiles + [win_id] + [i for m in library_melds for i in m.tiles]
     markers = _Ids()
-    dora = [markers.take(t.plain) for t in dora_markers] if profile.dora else []
-    ura = [markers.take(t.plain) for t in ura_markers] if profile.ura_dora and situation.riichi else []
+    shown = dora_markers if profile.kan_dora else dora_markers[:1]
+    dora = [markers.take(t.plain) for t in shown] if profile.dora else []
+    ura_shown = ura_markers if profile.kan_dora else ura_markers[:1]
+    ura = [markers.take(t.plain) for t in ura_shown] if profile.ura_dora and situation.riichi else []
     options = OptionalRules(
         has_open_tanyao=profile.open_tanyao,
         has_aka_dora=profile.red_fives,
@@ -130,7 +132,7 @@ def score_win(
         is_tsumo=situation.tsumo,
         is_riichi=situation.riichi and not situation.double_riichi,
         is_daburu_riichi=situation.double_riichi,
-        is_ippatsu=situation.ippatsu,
+        is_ippatsu=situation.ippatsu and profile.ippatsu,
         is_rinshan=situation.rinshan,
         is_chankan=situation.chankan,
         is_haitei=situation.haitei,

@@ -205,7 +205,10 @@ def on_reach(hand: KyokuState, event: Reach) -> KyokuState:
     return replace(hand, players=hand.with_player(event.actor, player))
 
 
-def on_reach_accepted(hand: KyokuState, event: ReachAccepted) -> KyokuState:
+def on_reach_accepted(hand: KyokuState, event: ReachAccepted, deposit: int) -> KyokuState:
+    """The declaration tile passed: the riichi stands and its stick goes on the table."""
     player = replace(hand.player(event.actor), riichi=RiichiStage.ACCEPTED, ippatsu=True)
-    scores = tuple(s - 1000 if seat == event.actor else s for seat, s in enumerate(hand.scores))
+    if deposit == 0:
+        return replace(hand, players=hand.with_player(event.actor, player))
+    scores = tuple(s - deposit if seat == event.actor else s for seat, s in enumerate(hand.scores))
     return replace(hand, players=hand.with_player(event.actor, player), scores=scores, kyotaku=hand.kyotaku + 1)
