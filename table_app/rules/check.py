@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 
 from table_app.rules.events import EndKyoku, StartKyoku
 from table_app.rules.fold import apply, new_game
+from table_app.rules.legality import judge
 from table_app.rules.profiles import TENHOU, GameLength, RuleProfile
 from table_app.rules.record import GameLog, HandEnding, HandRecord, LogRules
 from table_app.rules.results import HandResult, NextHand
@@ -115,6 +116,16 @@ def check_game(log: GameLog, profile: RuleProfile = TENHOU) -> GameCheck:
     for index, event in enumerate(log.events):
         if isinstance(event, StartKyoku) and state.next_hand is not None:
             found.extend(compare_next(state.next_hand, event, label))
+        if state.hand is not None:
+            # A logged game was refereed by the server: the rules core must find every act legal.
+            verdict = judge(state.hand, event, profile)
+            if not verdict.accepted:
+                reason = verdict.reason.value if verdict.reason else "?"
+                found.append(
+                    Mismatch(
+                        label, f"event {index + 1} judged {verdict.consequence.value} ({reason}): {verdict.message}"
+                    )
+                )
         try:
             state = apply(state, event)
         except ValueError as error:

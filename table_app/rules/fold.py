@@ -29,6 +29,7 @@ from table_app.rules.events import (
     StartKyoku,
     Tsumo,
 )
+from table_app.rules.furiten_tracking import mark_passed, wait_kinds
 from table_app.rules.game_flow import final_points, final_scores, first_dealer_of, next_hand
 from table_app.rules.profiles import TENHOU, RuleProfile
 from table_app.rules.state import GameState, KyokuState, PlayerState
@@ -60,7 +61,7 @@ def start_hand(event: StartKyoku) -> KyokuState:
         oya=event.oya,
         scores=event.scores,
         dora_markers=(event.dora_marker,),
-        players=tuple(PlayerState(concealed=tiles) for tiles in event.tehais),
+        players=tuple(PlayerState(concealed=tiles, waits_mask=wait_kinds(tiles, ())) for tiles in event.tehais),
     )
 
 
@@ -89,6 +90,8 @@ def apply(state: GameState, event: GameEvent) -> GameState:
             next_hand=next_hand(hand, result, state.profile),
             hand=None,
         )
+    if hand.could_ron and not isinstance(event, Hora):
+        hand = mark_passed(hand)  # nobody ronned the last discard: whoever it completed is furiten
     return replace(state, hand=_apply_in_hand(hand, event, state.profile))
 
 

@@ -47,6 +47,10 @@ class PlayerState:
     rinshan: bool = False  # the tile just drawn is a replacement after a kan
     pao: Seat | None = None  # who pays for a big-three-dragons / big-four-winds win (責任払い)
     discards: int = 0  # discards made, called ones included
+    just_called: Meld | None = None  # a chi or pon made this turn (for kuikae)
+    waits_mask: int | None = None  # kinds completing the hand since their last discard, if known
+    furiten_pass: bool = False  # passed a winning tile since their own last discard (同巡内フリテン)
+    riichi_furiten: bool = False  # passed a winning tile after riichi: furiten for the hand
 
     @property
     def is_closed(self) -> bool:
@@ -80,6 +84,7 @@ class KyokuState:
     kakan_pending: Seat | None = None  # an added kan that may still be robbed (chankan)
     calls_made: int = 0  # chi/pon/kan of any kind: ends the first go-around
     kans: tuple[Seat, ...] = ()  # who made each kan, in order
+    could_ron: tuple[Seat, ...] = ()  # known hands the last discard (or added kan) completes
     wins: tuple[WinResult, ...] = ()
     result: HandResult | None = None
 

@@ -15,6 +15,7 @@ from table_app.domain.meld import Meld, MeldKind
 from table_app.domain.seat import Seat
 from table_app.domain.tile import UNKNOWN, Tile
 from table_app.rules.events import Ankan, Chi, Dahai, Daiminkan, Dora, Kakan, Pon, Reach, ReachAccepted, Tsumo
+from table_app.rules.furiten_tracking import seats_completed_by, wait_kinds
 from table_app.rules.state import KyokuState, PlayerState, PondTile, RiichiStage
 
 _DRAGONS = frozenset({31, 32, 33})
@@ -81,14 +82,18 @@ def on_dahai(hand: KyokuState, event: Dahai) -> KyokuState:
         rinshan=False,
         ippatsu=ippatsu,
         discards=player.discards + 1,
+        just_called=None,
+        furiten_pass=False,  # 同巡内フリテン ends with the player's own discard
+        waits_mask=wait_kinds(concealed, player.melds),  # the hand only changes on its own turn
     )
-    return replace(
+    hand = replace(
         hand,
         players=hand.with_player(event.actor, player),
         turn=None,
         last_discard=event.actor,
         last_discard_tile=event.pai,
     )
+    return replace(hand, could_ron=seats_completed_by(hand, event.pai, event.actor))
 
 
 def _called_from_pond(hand: KyokuState, target: Seat) -> tuple[PlayerState, ...]:
@@ -120,7 +125,7 @@ def _open_call(hand: KyokuState, actor: Seat, target: Seat, meld: Meld, consumed
     hand = replace(hand, players=players)
     player = hand.player(actor)
     player = replace(player, concealed=remove_tiles(player.concealed, consumed, actor), melds=(*player.melds, meld))
-    player = replace(player, pao=_pao_for(player, meld, target))
+    player = replace(player, pao=_pao_for(player, meld, target), just_called=None if meld.kind.is_kan else meld)
     players = _clear_ippatsu(hand.with_player(actor, player))
     kans = (*hand.kans, actor) if meld.kind.is_kan else hand.kans
     return replace(
@@ -163,7 +168,7 @@ def on_kakan(hand: KyokuState, event: Kakan) -> KyokuState:
     kan = Meld(MeldKind.ADDED_KAN, tuple(sorted((*pon.tiles, event.pai))), pon.called, pon.called_from)
     melds = tuple(kan if m is pon else m for m in player.melds)
     player = replace(player, concealed=remove_tiles(player.concealed, (event.pai,), event.actor), melds=melds)
-    return replace(
+    hand = replace(
         hand,
         players=hand.with_player(event.actor, player),
         turn=None,
@@ -173,6 +178,7 @@ def on_kakan(hand: KyokuState, event: Kakan) -> KyokuState:
         calls_made=hand.calls_made + 1,
         kans=(*hand.kans, event.actor),
     )
+    return replace(hand, could_ron=seats_completed_by(hand, event.pai, event.actor))
 
 
 def on_ankan(hand: KyokuState, event: Ankan) -> KyokuState:

@@ -1,0 +1,98 @@
+"""Judging wins and draws: false wins, furiten, noten riichi, draws the profile lacks."""
+
+from __future__ import annotations
+
+from table_app.domain.hand import Hand, HandError
+from table_app.domain.seat import Seat
+from table_app.domain.tile import TERMINAL_HONOUR_KINDS
+from table_app.rules.events import DrawKind, Hora, Ryukyoku
+from table_app.rules.furiten_tracking import furiten_reason, wait_kinds
+from table_app.rules.hand.waits import is_tenpai
+from table_app.rules.profiles import RuleProfile
+from table_app.rules.state import KyokuState, RiichiStage
+from table_app.rules.verdicts import ACCEPTED, Reason, Verdict, reject
+
+
+def judge_win(hand: KyokuState, event: Hora, profile: RuleProfile) -> Verdict:
+    seat = event.actor
+    player = hand.player(seat)
+    if event.actor == event.target:
+        return ACCEPTED  # a false tsumo shows in the scoring (no valid win): see the fold's result
+    on_discard = hand.last_discard == event.target and hand.last_discard_tile is not None
+    on_kan = hand.kakan_pending == event.target
+    tile = hand.last_discard_tile
+    if not (on_discard or on_kan) or tile is None or tile.kind != event.pai.kind:
+        return reject(Reason.FALSE_WIN, seat, f"ron on {event.pai}, which is not the tile just played", profile)
+    concealed = event.hand if event.hand is not None else player.concealed
+    mask = wait_kinds(concealed, player.melds)
+    if mask is None:
+        return ACCEPTED  # the hand is not known yet
+    if not mask >> event.pai.kind & 1:
+        return reject(Reason.FALSE_WIN, seat, f"{event.pai} does not complete the hand", profile)
+    why = furiten_reason(player, mask)
+    if why:
+        return reject(Reason.FURITEN_RON, seat, f"furiten: {why}", profile)
+    return ACCEPTED
+
+
+_PROFILE_HAS = {
+    DrawKind.NINE_TERMINALS: "nine_terminals",
+    DrawKind.FOUR_WINDS: "four_winds",
+    DrawKind.FOUR_KANS: "four_kans",
+    DrawKind.FOUR_RIICHI: "four_riichi",
+    DrawKind.TRIPLE_RON: "triple_ron_aborts",
+    DrawKind.NAGASHI_MANGAN: "nagashi_mangan",
+}
+
+
+def judge_draw(hand: KyokuState, event: Ryukyoku, profile: RuleProfile) -> Verdict:
+    kind = event.kind
+    switch = _PROFILE_HAS.get(kind)
+    if switch is not None and not getattr(profile, switch):
+        return reject(Reason.DRAW_NOT_IN_PROFILE, event.actor, f"this rule set has no {kind.value} draw", profile)
+    if kind in (DrawKind.EXHAUSTIVE, DrawKind.NAGASHI_MANGAN):
+        if hand.live_wall > 0:
+            return reject(Reason.DRAW_CONDITIONS_UNMET, None, f"{hand.live_wall} tiles are left in the wall", profile)
+        return _noten_riichi(hand, event, profile)
+    if kind is DrawKind.NINE_TERMINALS:
+        return _nine_terminals(hand, event, profile)
+    if kind is DrawKind.FOUR_RIICHI and not all(p.riichi is RiichiStage.ACCEPTED for p in hand.players):
+        return reject(Reason.DRAW_CONDITIONS_UNMET, None, "four riichi needs all four sticks down", profile)
+    if kind is DrawKind.FOUR_KANS and (len(hand.kans) < 4 or len(set(hand.kans)) < 2):
+        return reject(Reason.DRAW_CONDITIONS_UNMET, None, "four kans by two or more players are needed", profile)
+    return ACCEPTED
+
+
+def _noten_riichi(hand: KyokuState, event: Ryukyoku, profile: RuleProfile) -> Verdict:
+    if not profile.riichi_requires_tenpai:
+        return ACCEPTED
+    shown = {s.seat: s.tiles for s in event.shown}
+    for seat in Seat:
+        player = hand.player(seat)
+        if player.riichi is not RiichiStage.ACCEPTED:
+            continue
+        tiles = shown.get(seat, player.concealed if player.hand_known else None)
+        if tiles is None:
+            continue
+        try:
+            tenpai = is_tenpai(Hand(tiles, player.melds))
+        except HandError:
+            continue
+        if not tenpai:
+            return reject(Reason.NOTEN_RIICHI, seat, "a riichi hand shown noten at the draw", profile)
+    return ACCEPTED
+
+
+def _nine_terminals(hand: KyokuState, event: Ryukyoku, profile: RuleProfile) -> Verdict:
+    seat = event.actor if event.actor is not None else hand.turn
+    if seat is None:
+        return reject(Reason.DRAW_CONDITIONS_UNMET, None, "nine terminals is declared on one's own draw", profile)
+    player = hand.player(seat)
+    if player.discards or hand.calls_made:
+        return reject(
+            Reason.DRAW_CONDITIONS_UNMET, seat, "nine terminals only on the first draw, before any call", profile
+        )
+    shown = next((s.tiles for s in event.shown if s.seat == seat), player.concealed if player.hand_known else None)
+    if shown is not None and len({t.kind for t in shown if t.kind in TERMINAL_HONOUR_KINDS}) < 9:
+        return reject(Reason.DRAW_CONDITIONS_UNMET, seat, "fewer than nine kinds of terminals and honours", profile)
+    return ACCEPTED
