@@ -16,7 +16,7 @@ from table_app.rules.events import Ankan, Chi, Dahai, Daiminkan, GameEvent, Hora
 from table_app.rules.hand.riichi_kan import check_riichi_closed_kan
 from table_app.rules.hand.waits import is_tenpai
 from table_app.rules.legality_endings import judge_draw, judge_win
-from table_app.rules.profiles import RuleProfile
+from table_app.rules.profiles import MultipleRon, RuleProfile
 from table_app.rules.state import KyokuState, PlayerState, RiichiStage
 from table_app.rules.verdicts import ACCEPTED, Reason, Verdict, reject
 
@@ -146,3 +146,34 @@ def _judge_closed_kan(hand: KyokuState, event: Ankan, profile: RuleProfile) -> V
     if verdict.legal:
         return ACCEPTED
     return reject(Reason.RIICHI_KAN, event.actor, f"closed kan after riichi: {verdict.reason}", profile)
+
+
+def _rank(claim: GameEvent) -> int:
+    """Ron outranks pon and open kan, which outrank chi, whoever spoke first (001 第18条)."""
+    if isinstance(claim, Hora):
+        return 0
+    return 1 if isinstance(claim, (Pon, Daiminkan)) else 2
+
+
+def judge_claims(
+    hand: KyokuState, claims: tuple[Hora | Pon | Daiminkan | Chi, ...], profile: RuleProfile
+) -> tuple[Verdict, ...]:
+    """Simultaneous claims on the last discard, one verdict each (in the order given).
+
+    Each claim is first judged on its own; of the legal ones only the highest rank stands.
+    Under head bump only the ron nearest after the discarder stands (a later ron is void)."""
+    verdicts = [judge(hand, claim, profile) for claim in claims]
+    legal = [i for i, v in enumerate(verdicts) if v.accepted]
+    if not legal:
+        return tuple(verdicts)
+    best = min(_rank(claims[i]) for i in legal)
+    nearest = min(((claims[i].actor - claims[i].target) % 4 for i in legal if _rank(claims[i]) == 0), default=None)
+    for i in legal:
+        claim = claims[i]
+        if _rank(claim) > best:
+            verdicts[i] = reject(Reason.CALL_PRIORITY, claim.actor, "a call of higher rank takes the tile", profile)
+        elif (
+            best == 0 and profile.multiple_ron is MultipleRon.HEAD_BUMP and (claim.actor - claim.target) % 4 != nearest
+        ):
+            verdicts[i] = reject(Reason.CALL_PRIORITY, claim.actor, "head bump: a nearer ron takes the tile", profile)
+    return tuple(verdicts)
