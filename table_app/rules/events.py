@@ -138,6 +138,18 @@ class Ryukyoku:
 
 
 @dataclass(frozen=True, slots=True)
+class Chombo:
+    """The referee's ruling after a verdict of chombo (not an mjai event: mjai logs have none).
+
+    ``reason`` is the verdict's reason code. What follows is the profile's business: a
+    mangan payment and the hand replayed, a deduction on the final tally and the hand
+    replayed, or (純麻雀) the offender loses rights and the hand goes on."""
+
+    actor: Seat
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class EndKyoku:
     pass
 
@@ -162,6 +174,7 @@ GameEvent = (
     | ReachAccepted
     | Hora
     | Ryukyoku
+    | Chombo
     | EndKyoku
     | EndGame
 )

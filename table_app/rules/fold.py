@@ -9,10 +9,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
+from table_app.rules.chombo import on_chombo
 from table_app.rules.endings import hand_result, on_hora, on_ryukyoku
 from table_app.rules.events import (
     Ankan,
     Chi,
+    Chombo,
     Dahai,
     Daiminkan,
     Dora,
@@ -31,7 +33,7 @@ from table_app.rules.events import (
 )
 from table_app.rules.furiten_tracking import mark_passed, wait_kinds
 from table_app.rules.game_flow import final_points, final_scores, first_dealer_of, next_hand
-from table_app.rules.profiles import TENHOU, RuleProfile
+from table_app.rules.profiles import TENHOU, ChomboPenalty, RuleProfile
 from table_app.rules.state import GameState, KyokuState, PlayerState
 from table_app.rules.turns import (
     ImpossibleEventError,
@@ -82,9 +84,14 @@ def apply(state: GameState, event: GameEvent) -> GameState:
     if isinstance(event, EndKyoku):
         result = hand_result(hand)
         hand = replace(hand, scores=tuple(s + d for s, d in zip(hand.scores, result.deltas, strict=True)))
+        deductions = state.tally_deductions
+        if result.offender is not None and state.profile.chombo is ChomboPenalty.FINAL_TALLY:
+            points = state.profile.chombo_tally_points
+            deductions = tuple(d + (points if seat == result.offender else 0) for seat, d in enumerate(deductions))
         return replace(
             state,
             scores=hand.scores,
+            tally_deductions=deductions,
             results=(*state.results, result),
             hands_played=state.hands_played + 1,
             next_hand=next_hand(hand, result, state.profile),
@@ -121,6 +128,8 @@ def _apply_in_hand(hand: KyokuState, event: GameEvent, profile: RuleProfile) -> 
             return on_hora(hand, event, profile)
         case Ryukyoku():
             return on_ryukyoku(hand, event, profile)
+        case Chombo():
+            return on_chombo(hand, event, profile)
     raise ImpossibleEventError(f"unexpected event {event!r} inside a hand")
 
 
@@ -128,6 +137,7 @@ def _end_game(state: GameState) -> GameState:
     kyotaku = state.next_hand.kyotaku if state.next_hand is not None else 0
     scores = final_scores(state.scores, kyotaku, state.first_dealer, state.profile)
     points = final_points(scores, state.first_dealer, state.profile)
+    points = tuple(round(p - d, 1) for p, d in zip(points, state.tally_deductions, strict=True))
     return replace(state, scores=scores, finished=True, final_points=points)
 
 

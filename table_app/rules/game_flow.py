@@ -13,6 +13,8 @@ _EXTENSION_ROUNDS = 4  # sudden death plays at most one more wind round
 
 
 def dealer_repeats(hand: KyokuState, result: HandResult, profile: RuleProfile) -> bool:
+    if result.ending is HandEnding.CHOMBO:
+        return True  # the void hand is replayed
     if result.ending is HandEnding.WIN:
         return profile.dealer_repeats_on_win and any(w.winner == hand.oya for w in result.wins)
     if result.ending in (HandEnding.EXHAUSTIVE, HandEnding.NAGASHI_MANGAN):
@@ -21,8 +23,8 @@ def dealer_repeats(hand: KyokuState, result: HandResult, profile: RuleProfile) -
 
 
 def _next_honba(hand: KyokuState, result: HandResult, repeat: bool, profile: RuleProfile) -> int:
-    if not profile.has_honba:
-        return 0
+    if not profile.has_honba or result.ending is HandEnding.CHOMBO:
+        return hand.honba if profile.has_honba else 0
     if result.ending is HandEnding.WIN:
         return hand.honba + 1 if repeat else 0
     if result.ending in (HandEnding.EXHAUSTIVE, HandEnding.NAGASHI_MANGAN):
@@ -47,7 +49,7 @@ def next_hand(hand: KyokuState, result: HandResult, profile: RuleProfile) -> Nex
     index = hand.round_index if repeat else hand.round_index + 1
     oya = hand.oya if repeat else hand.oya.next
     first_dealer = first_dealer_of(hand.bakaze, hand.kyoku, hand.oya)
-    over = _game_over(hand, repeat, result.ending, first_dealer, profile)
+    over = result.ending is not HandEnding.CHOMBO and _game_over(hand, repeat, result.ending, first_dealer, profile)
     return NextHand(Wind(index // 4 % 4), index % 4 + 1, honba, kyotaku, oya, hand.scores, over)
 
 

@@ -71,6 +71,8 @@ def _judge_call(hand: KyokuState, event: Chi | Pon | Daiminkan, profile: RulePro
         return reject(Reason.CHI_NOT_FROM_LEFT, actor, "chi only from the player on the left", profile)
     if hand.player(actor).in_riichi:
         return reject(Reason.CALL_IN_RIICHI, actor, "no calls after riichi", profile)
+    if hand.player(actor).lost_call_rights:
+        return reject(Reason.RIGHTS_LOST, actor, "this player lost the right to call for this hand", profile)
     if not _holds(hand.player(actor), event.consumed):
         return reject(Reason.CALL_TILES_NOT_HELD, actor, f"the {name} needs tiles the hand does not hold", profile)
     return ACCEPTED
@@ -117,6 +119,8 @@ def _judge_riichi(hand: KyokuState, seat: Seat, profile: RuleProfile) -> Verdict
     player = hand.player(seat)
     if player.in_riichi:
         return reject(Reason.RIICHI_TWICE, seat, "already in riichi", profile)
+    if player.lost_call_rights:
+        return reject(Reason.RIGHTS_LOST, seat, "this player lost the right to riichi for this hand", profile)
     if not player.is_closed:
         return reject(Reason.RIICHI_OPEN_HAND, seat, "riichi needs a closed hand", profile)
     if hand.scores[seat] < profile.riichi_min_points:

@@ -16,6 +16,8 @@ from table_app.rules.verdicts import ACCEPTED, Reason, Verdict, reject
 def judge_win(hand: KyokuState, event: Hora, profile: RuleProfile) -> Verdict:
     seat = event.actor
     player = hand.player(seat)
+    if player.lost_win_right:
+        return reject(Reason.RIGHTS_LOST, seat, "this player lost the right to win for this hand", profile)
     if event.actor == event.target:
         return ACCEPTED  # a false tsumo shows in the scoring (no valid win): see the fold's result
     on_discard = hand.last_discard == event.target and hand.last_discard_tile is not None

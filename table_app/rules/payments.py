@@ -74,3 +74,16 @@ def nagashi_deltas(winners: Collection[Seat], dealer: Seat) -> tuple[int, ...]:
             _add(deltas, seat, -share)
             _add(deltas, winner, share)
     return tuple(deltas)
+
+
+def chombo_deltas(offender: Seat, dealer: Seat) -> tuple[int, ...]:
+    """A mangan payment by the offender, as if every other player had won a mangan tsumo off
+    them: a dealer pays 4000 to each, a non-dealer 4000 to the dealer and 2000 to the others."""
+    deltas = [0, 0, 0, 0]
+    for seat in SEATS:
+        if seat == offender:
+            continue
+        share = 2 * MANGAN_BASE if dealer in (offender, seat) else MANGAN_BASE
+        _add(deltas, seat, share)
+        _add(deltas, offender, -share)
+    return tuple(deltas)

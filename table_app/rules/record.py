@@ -24,6 +24,7 @@ class HandEnding(StrEnum):
     TRIPLE_RON = DrawKind.TRIPLE_RON.value
     NAGASHI_MANGAN = DrawKind.NAGASHI_MANGAN.value
     DRAW = "draw"  # a draw of a kind the log does not say (mjai)
+    CHOMBO = "chombo"  # the hand was voided by a chombo and is replayed
 
     @property
     def is_draw(self) -> bool:

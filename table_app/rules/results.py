@@ -47,6 +47,7 @@ class HandResult:
     deltas: tuple[int, ...]
     wins: tuple[WinResult, ...] = ()
     tenpai: tuple[Seat, ...] = ()
+    offender: Seat | None = None  # who committed the chombo that voided the hand
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,6 +51,8 @@ class PlayerState:
     waits_mask: int | None = None  # kinds completing the hand since their last discard, if known
     furiten_pass: bool = False  # passed a winning tile since their own last discard (同巡内フリテン)
     riichi_furiten: bool = False  # passed a winning tile after riichi: furiten for the hand
+    lost_call_rights: bool = False  # 純麻雀 penalty: no more chi, pon or riichi this hand
+    lost_win_right: bool = False  # 純麻雀 penalty after a false win (錯和): no win this hand
 
     @property
     def is_closed(self) -> bool:
@@ -115,3 +117,4 @@ class GameState:
     next_hand: NextHand | None = None  # what the rules say the next hand starts with
     finished: bool = False
     final_points: tuple[float, ...] | None = None
+    tally_deductions: tuple[int, ...] = (0, 0, 0, 0)  # game points lost to chombo (JPML)

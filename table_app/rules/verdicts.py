@@ -42,6 +42,8 @@ class Reason(StrEnum):
     NOTEN_RIICHI = "noten_riichi"
     DRAW_NOT_IN_PROFILE = "draw_not_in_profile"
     DRAW_CONDITIONS_UNMET = "draw_conditions_unmet"
+    # penalties already given
+    RIGHTS_LOST = "rights_lost"  # 純麻雀: the player lost this right earlier in the hand
 
 
 class Consequence(StrEnum):
@@ -74,6 +76,7 @@ _STANDARD: dict[Reason, Consequence] = {
     Reason.NOTEN_RIICHI: Consequence.CHOMBO,
     Reason.DRAW_NOT_IN_PROFILE: Consequence.VOID,
     Reason.DRAW_CONDITIONS_UNMET: Consequence.VOID,
+    Reason.RIGHTS_LOST: Consequence.VOID,
 }
 
 #: 純麻雀 turns every penalty into a loss of rights (001 第18–23条): a false call (空吃,

@@ -245,3 +245,50 @@ def test_logged_acts_fold_after_an_accepted_verdict():
     state = play(events)
     assert judge(state.hand, ron(1, 0, "5s"), TENHOU).accepted
     assert apply(state, ron(1, 0, "5s")).hand.wins
+
+
+# --- chombo per profile -------------------------------------------------------------
+
+
+def _chombo_after_riichi(profile):
+    from table_app.rules.events import Chombo, EndKyoku
+
+    scores = (profile.start_points,) * 4
+    events = [*start({}, honba=1, kyotaku=1, scores=scores), *go_around(0, ["1z"]), *riichi(1, "2z")]
+    events += go_around(2, ["3z", "4z"])
+    return play([*events, Chombo(Seat.S3, "false_win"), EndKyoku()], profile)
+
+
+def test_chombo_mangan_payment_returns_sticks_and_replays_the_hand():
+    state = _chombo_after_riichi(MLEAGUE)
+    (result,) = state.results
+    # Non-dealer offender: 4000 to the dealer, 2000 to each other; seat 1 gets its stick back.
+    assert result.deltas == (4000, 2000 + 1000, 2000, -8000)
+    assert state.scores == (29000, 27000, 27000, 17000)
+    nxt = state.next_hand
+    assert (nxt.kyoku, nxt.oya, nxt.honba, nxt.kyotaku, nxt.game_over) == (1, Seat.S0, 1, 1, False)
+
+
+def test_chombo_in_jpml_costs_points_on_the_final_tally():
+    from table_app.rules.events import EndGame
+
+    state = _chombo_after_riichi(JPML)
+    assert state.results[0].deltas == (0, 1000, 0, 0)
+    assert state.tally_deductions == (0, 0, 0, 20)
+    final = apply(state, EndGame())
+    # Equal scores: ranks by seat order from the first dealer, uma 15/5/-5/-15, then -20.
+    assert final.final_points == (15.0, 5.0, -5.0, -35.0)
+
+
+def test_chombo_in_jun_takes_rights_and_the_hand_goes_on():
+    from table_app.rules.events import Chombo
+
+    events = [*start({3: SHANPON}), *go_around(0, ["1z", "2z"]), Chombo(Seat.S3, "false_win")]
+    state = play(events, JUN)
+    assert state.hand.result is None
+    player = state.hand.player(Seat.S3)
+    assert player.lost_call_rights
+    assert player.lost_win_right
+    assert_rejected(judge(state.hand, pon(3, 1, "2z"), JUN), Reason.RIGHTS_LOST, Consequence.VOID)
+    later = play([*events, draw(2), discard(2, "5s")], JUN)
+    assert_rejected(judge(later.hand, ron(3, 2, "5s"), JUN), Reason.RIGHTS_LOST, Consequence.VOID)
