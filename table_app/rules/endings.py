@@ -13,7 +13,7 @@ from table_app.rules.payments import nagashi_deltas, noten_deltas, win_deltas
 from table_app.rules.profiles import MultipleRon, RuleProfile
 from table_app.rules.record import HandEnding
 from table_app.rules.results import HandResult, WinResult
-from table_app.rules.scoring import WinSituation, score_win
+from table_app.rules.scoring import WinSituation, WinValue, score_win
 from table_app.rules.state import KyokuState, PlayerState, RiichiStage
 from table_app.rules.turns import ImpossibleEventError, remove_tiles
 
@@ -49,22 +49,35 @@ def _winning_tiles(player: PlayerState, event: Hora, tsumo: bool) -> tuple[Tile,
     return player.concealed
 
 
-def on_hora(hand: KyokuState, event: Hora, profile: RuleProfile) -> KyokuState:
-    tsumo = event.actor == event.target
+def winning_hand(hand: KyokuState, event: Hora) -> tuple[Tile, ...] | None:
+    """The winner's concealed tiles without the winning tile; ``None`` if not known."""
     player = hand.player(event.actor)
-    concealed = _winning_tiles(player, event, tsumo)
-    if any(t.is_unknown for t in concealed):
-        raise ImpossibleEventError(f"the win of seat {int(event.actor)} needs the hand laid open")
-    situation = _situation(hand, player, event.actor, tsumo)
-    value = score_win(
+    try:
+        concealed = _winning_tiles(player, event, event.actor == event.target)
+    except ImpossibleEventError:
+        return None
+    return None if any(t.is_unknown for t in concealed) else concealed
+
+
+def win_value(hand: KyokuState, event: Hora, concealed: tuple[Tile, ...], profile: RuleProfile) -> WinValue:
+    player = hand.player(event.actor)
+    return score_win(
         concealed,
         win=event.pai,
         melds=player.melds,
-        situation=situation,
+        situation=_situation(hand, player, event.actor, event.actor == event.target),
         dora_markers=hand.dora_markers,
         ura_markers=event.ura_markers,
         profile=profile,
     )
+
+
+def on_hora(hand: KyokuState, event: Hora, profile: RuleProfile) -> KyokuState:
+    player = hand.player(event.actor)
+    concealed = winning_hand(hand, event)
+    if concealed is None:
+        raise ImpossibleEventError(f"the win of seat {int(event.actor)} needs the hand laid open")
+    value = win_value(hand, event, concealed, profile)
     pao = player.pao if profile.pao and _YAKUMAN_WITH_PAO.intersection(value.yaku) else None
     win = WinResult(event.actor, event.target, value, (0, 0, 0, 0), pao)
     # Several rons on one discard: the first in turn order after the discarder takes honba and

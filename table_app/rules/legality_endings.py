@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from table_app.domain.hand import Hand, HandError
+from table_app.domain.meld import MeldKind
 from table_app.domain.seat import Seat
-from table_app.domain.tile import TERMINAL_HONOUR_KINDS
+from table_app.domain.tile import TERMINAL_HONOUR_KINDS, Tile, tile_of_kind
+from table_app.rules.endings import win_value, winning_hand
 from table_app.rules.events import DrawKind, Hora, Ryukyoku
 from table_app.rules.furiten_tracking import furiten_reason, wait_kinds
+from table_app.rules.hand.riichi_kan import check_riichi_closed_kan
 from table_app.rules.hand.waits import is_tenpai
 from table_app.rules.profiles import RuleProfile
-from table_app.rules.state import KyokuState, RiichiStage
+from table_app.rules.state import KyokuState, PlayerState, RiichiStage
 from table_app.rules.verdicts import ACCEPTED, Reason, Verdict, reject
 
 
@@ -19,7 +22,7 @@ def judge_win(hand: KyokuState, event: Hora, profile: RuleProfile) -> Verdict:
     if player.lost_win_right:
         return reject(Reason.RIGHTS_LOST, seat, "this player lost the right to win for this hand", profile)
     if event.actor == event.target:
-        return ACCEPTED  # a false tsumo shows in the scoring (no valid win): see the fold's result
+        return _judge_shown_win(hand, event, profile)
     on_discard = hand.last_discard == event.target and hand.last_discard_tile is not None
     on_kan = hand.kakan_pending == event.target
     tile = hand.last_discard_tile
@@ -34,6 +37,36 @@ def judge_win(hand: KyokuState, event: Hora, profile: RuleProfile) -> Verdict:
     why = furiten_reason(player, mask)
     if why:
         return reject(Reason.FURITEN_RON, seat, f"furiten: {why}", profile)
+    return _judge_shown_win(hand, event, profile)
+
+
+def _judge_shown_win(hand: KyokuState, event: Hora, profile: RuleProfile) -> Verdict:
+    """What only the hand laid open tells: a complete hand with a yaku, and any closed kan
+    made after riichi (an illegal one is chombo when discovered, 000)."""
+    concealed = winning_hand(hand, event)
+    if concealed is None:
+        return ACCEPTED
+    player = hand.player(event.actor)
+    mask = wait_kinds(concealed, player.melds)
+    if mask is not None and not mask >> event.pai.kind & 1:
+        return reject(Reason.FALSE_WIN, event.actor, f"{event.pai} does not complete the hand", profile)
+    value = win_value(hand, event, concealed, profile)
+    if value.error is not None:
+        return reject(Reason.FALSE_WIN, event.actor, f"not a valid win ({value.error})", profile)
+    return _judge_riichi_kans(player, concealed, event.actor, profile)
+
+
+def _judge_riichi_kans(player: PlayerState, concealed: tuple[Tile, ...], seat: Seat, profile: RuleProfile) -> Verdict:
+    for kind in player.kans_after_riichi:
+        kan = tile_of_kind(kind)
+        others = tuple(m for m in player.melds if not (m.kind is MeldKind.CLOSED_KAN and m.kind34 == kind))
+        try:
+            before = Hand((*concealed, kan, kan, kan), others)
+            verdict = check_riichi_closed_kan(before, kan, kan, profile.riichi_kan)
+        except HandError:
+            continue
+        if not verdict.legal:
+            return reject(Reason.RIICHI_KAN, seat, f"closed kan after riichi: {verdict.reason}", profile)
     return ACCEPTED
 
 
@@ -82,6 +115,9 @@ def _noten_riichi(hand: KyokuState, event: Ryukyoku, profile: RuleProfile) -> Ve
             continue
         if not tenpai:
             return reject(Reason.NOTEN_RIICHI, seat, "a riichi hand shown noten at the draw", profile)
+        kans = _judge_riichi_kans(player, tiles, seat, profile)
+        if not kans.accepted:
+            return kans
     return ACCEPTED
 
 

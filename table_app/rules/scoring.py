@@ -146,6 +146,8 @@ def score_win(
     result = HandCalculator.estimate_hand_value(
         all_ids, win_id, melds=library_melds, dora_indicators=dora, config=config, ura_dora_indicators=ura
     )
+    if result.error == HandCalculator.ERR_NO_YAKU and profile.scoring is Scoring.JUN_FIXED_TABLE:
+        return _jun_value(0, 0, (), 0, situation)  # 純麻雀: a complete hand wins even with 0 han
     if result.error is not None:
         return WinValue(0, 0, 0, 0, 0, (), 0, error=str(result.error))
     han = int(result.han or 0)

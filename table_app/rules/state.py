@@ -51,6 +51,7 @@ class PlayerState:
     waits_mask: int | None = None  # kinds completing the hand since their last discard, if known
     furiten_pass: bool = False  # passed a winning tile since their own last discard (同巡内フリテン)
     riichi_furiten: bool = False  # passed a winning tile after riichi: furiten for the hand
+    kans_after_riichi: tuple[int, ...] = ()  # kinds of closed kans made after riichi
     lost_call_rights: bool = False  # 純麻雀 penalty: no more chi, pon or riichi this hand
     lost_win_right: bool = False  # 純麻雀 penalty after a false win (錯和): no win this hand
 

@@ -185,6 +185,8 @@ def on_ankan(hand: KyokuState, event: Ankan) -> KyokuState:
     hand = _settle_kakan(hand)
     player = hand.player(event.actor)
     meld = Meld(MeldKind.CLOSED_KAN, tuple(sorted(event.consumed)))
+    if player.riichi is RiichiStage.ACCEPTED:  # judged again when the hand is shown
+        player = replace(player, kans_after_riichi=(*player.kans_after_riichi, meld.kind34))
     player = replace(
         player, concealed=remove_tiles(player.concealed, event.consumed, event.actor), melds=(*player.melds, meld)
     )

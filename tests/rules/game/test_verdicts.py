@@ -292,3 +292,37 @@ def test_chombo_in_jun_takes_rights_and_the_hand_goes_on():
     assert_rejected(judge(state.hand, pon(3, 1, "2z"), JUN), Reason.RIGHTS_LOST, Consequence.VOID)
     later = play([*events, draw(2), discard(2, "5s")], JUN)
     assert_rejected(judge(later.hand, ron(3, 2, "5s"), JUN), Reason.RIGHTS_LOST, Consequence.VOID)
+
+
+# --- what only the hand laid open shows ----------------------------------------------
+
+
+def test_a_tsumo_on_a_hand_it_does_not_complete_is_false():
+    events = [*start({1: SHANPON}), *go_around(0, ["1z"]), draw(1, "9m")]
+    from table_app.rules.events import Hora
+
+    verdict = verdict_after(events, Hora(Seat.S1, Seat.S1, parse_tile("9m")))
+    assert_rejected(verdict, Reason.FALSE_WIN, Consequence.CHOMBO)
+
+
+def test_a_win_without_yaku_is_false_except_in_jun():
+    # 234m 567p 678s 33p 55s after a pon of 9m: open, no tanyao, no yaku on 5s.
+    events = [*start({1: "234m567p99m33p55s6s"}, dora="1z"), *go_around(0, ["9m"]), pon(1, 0, "9m"), discard(1, "6s")]
+    events += [*go_around(2, ["1z", "2z"]), draw(0), discard(0, "5s")]
+    assert_rejected(verdict_after(events, ron(1, 0, "5s")), Reason.FALSE_WIN, Consequence.CHOMBO)
+    assert verdict_after(events, ron(1, 0, "5s"), JUN).accepted  # 純麻雀: 0 han still wins (600)
+
+
+def test_an_illegal_closed_kan_after_riichi_is_found_when_the_hand_is_shown():
+    from table_app.domain.tile import UNKNOWN
+    from table_app.rules.events import Hora
+
+    # The referee never saw the hand: 111m 22m 333m 888p 66z, riichi, kan of the fourth 1m.
+    events = [*start({}, dora="1z"), *riichi(0, "9s"), *go_around(1, ["1z", "2z", "3z"])]
+    events += [draw(0, "1m"), Ankan(Seat.S0, (parse_tile("1m"),) * 4), draw(0), discard(0, "7z", tsumogiri=True)]
+    events += [draw(1), discard(1, "6z")]
+    shown = Hora(Seat.S0, Seat.S1, parse_tile("6z"), hand=parse_tiles("22m333m888p66z"))
+    assert UNKNOWN in play(events).hand.player(Seat.S0).concealed
+    assert verdict_after(events, shown, TENHOU).accepted  # waits unchanged: legal on Tenhou
+    verdict = verdict_after(events, shown, JPML)
+    assert_rejected(verdict, Reason.RIICHI_KAN, Consequence.CHOMBO)
