@@ -16,9 +16,11 @@ from mahjong.hand_calculating.hand import HandCalculator
 from mahjong.hand_calculating.hand_config import HandConfig, HandConstants, OptionalRules
 from mahjong.meld import Meld as LibraryMeld
 
+from table_app.domain.hand import Hand
 from table_app.domain.meld import Meld, MeldKind
 from table_app.domain.seat import Wind
 from table_app.domain.tile import RED_FIVE_KINDS, Tile
+from table_app.rules.jun_yaku import jun_value
 from table_app.rules.profiles import RuleProfile, Scoring
 
 _LIBRARY_MELD_TYPE: Final = {
@@ -103,6 +105,9 @@ def score_win(
     profile: RuleProfile,
 ) -> WinValue:
     """Score the hand ``concealed`` (without ``win``) plus ``melds`` completed by ``win``."""
+    concealed = tuple(concealed)
+    if profile.scoring is Scoring.JUN_FIXED_TABLE:
+        return _score_jun(concealed, win, melds, situation)
     ids = _Ids()
     try:
         win_id = ids.take(win)
@@ -146,16 +151,12 @@ def score_win(
     result = HandCalculator.estimate_hand_value(
         all_ids, win_id, melds=library_melds, dora_indicators=dora, config=config, ura_dora_indicators=ura
     )
-    if result.error == HandCalculator.ERR_NO_YAKU and profile.scoring is Scoring.JUN_FIXED_TABLE:
-        return _jun_value(0, 0, (), 0, situation)  # 純麻雀: a complete hand wins even with 0 han
     if result.error is not None:
         return WinValue(0, 0, 0, 0, 0, (), 0, error=str(result.error))
     han = int(result.han or 0)
     fu = int(result.fu or 0)
     names = tuple(y.name for y in result.yaku or ())
     yakuman = sum(1 for y in result.yaku or () if getattr(y, "is_yakuman", False))
-    if profile.scoring is Scoring.JUN_FIXED_TABLE:
-        return _jun_value(han, fu, names, yakuman, situation)
     if result.cost is None:
         return WinValue(han, fu, 0, 0, 0, names, yakuman, error="the scorer gave no cost")
     main = int(result.cost["main"])
@@ -165,6 +166,21 @@ def score_win(
     if situation.tsumo:
         return WinValue(han, fu, main + 2 * additional, main, additional, names, yakuman)
     return WinValue(han, fu, main, 0, 0, names, yakuman)
+
+
+def _score_jun(concealed: tuple[Tile, ...], win: Tile, melds: tuple[Meld, ...], situation: WinSituation) -> WinValue:
+    try:
+        value = jun_value(
+            Hand(concealed, melds),
+            win,
+            tsumo=situation.tsumo,
+            riichi=situation.riichi,
+            seat_wind=situation.seat_wind,
+            round_wind=situation.round_wind,
+        )
+    except ValueError as error:
+        return WinValue(0, 0, 0, 0, 0, (), 0, error=f"hand_not_winning ({error})")
+    return _jun_value(value.han, 0, value.yaku, value.limit, situation)
 
 
 def _jun_value(han: int, fu: int, names: tuple[str, ...], yakuman: int, situation: WinSituation) -> WinValue:
