@@ -58,6 +58,9 @@ def run(args: argparse.Namespace) -> int:
             tally.unreadable += 1
             _emit(args, {"file": str(path), "error": str(error)}, f"{error}", error=True)
             continue
+        if not games:
+            note = "no hand to replay (no game started, or only a hand joined mid-way)"
+            _emit(args, {"file": str(path), "note": note}, f"{path}: {note}")
         for game in games:
             reason = "three-player game" if game.players != 4 else game.rules.unsupported
             if reason is not None:

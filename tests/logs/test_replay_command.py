@@ -65,3 +65,11 @@ def test_replay_without_check_prints_final_scores(logs_dir: Path, capsys):
 def test_other_profile_is_accepted(logs_dir: Path, capsys):
     assert main(["replay", str(logs_dir / "mjx_full" / GAME), "--profile", "jpml"]) == 0
     capsys.readouterr()
+
+
+def test_a_transcript_without_a_whole_hand_is_noted(logs_dir: Path, capsys):
+    path = logs_dir / "dnovikoff_net" / "444b3_2018-02-07_19_22_01.log"  # reconnects into the last hand
+    assert main(["replay", str(path), "--check"]) == 0
+    out = capsys.readouterr().out
+    assert "no hand to replay" in out
+    assert out.strip().splitlines()[-1] == "0 games, 0 hands, 0 mismatches"
