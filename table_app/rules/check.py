@@ -93,18 +93,17 @@ def profile_for_log(profile: RuleProfile, rules: LogRules) -> RuleProfile:
     hanchan, red fives, and the first rule era. Other presets are taken as given."""
     if profile.name != TENHOU.name:
         return profile
-    changes: dict[str, object] = {}
     if rules.east_only:
-        changes["length"] = GameLength.EAST_ONLY
+        profile = replace(profile, length=GameLength.EAST_ONLY)
         if rules.early_tenhou:
-            changes["uma"] = (10, 5, -5, -10)
+            profile = replace(profile, uma=(10, 5, -5, -10))
     if rules.kiriage_mangan is not None:
-        changes["kiriage_mangan"] = rules.kiriage_mangan
+        profile = replace(profile, kiriage_mangan=rules.kiriage_mangan)
     if rules.red_fives is not None:
-        changes["red_fives"] = rules.red_fives
+        profile = replace(profile, red_fives=rules.red_fives)
     if rules.early_tenhou:
-        changes["last_dealer_may_stop_on_tenpai"] = False
-    return replace(profile, **changes) if changes else profile  # type: ignore[arg-type]
+        profile = replace(profile, last_dealer_may_stop_on_tenpai=False)
+    return profile
 
 
 def check_game(log: GameLog, profile: RuleProfile = TENHOU) -> GameCheck:
