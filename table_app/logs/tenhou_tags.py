@@ -5,7 +5,8 @@ the log's record of every hand and the final tally, and splits a file into games
 transcript can hold more than one). With ``seen_from`` set (client transcripts) only that
 seat's tiles are known: other draws are ``UNKNOWN``, and lower-case discard tags mark a
 tsumogiri. A hand joined mid-way (``REINIT`` after a reconnection) cannot be replayed and
-is left out; the game then starts at its next ``INIT``.
+is left out; the game then starts at its next ``INIT`` (what came before, if anything, is
+kept as an incomplete game).
 """
 
 from __future__ import annotations
@@ -120,8 +121,10 @@ class TenhouTagTranslator:
             case "INIT":
                 self._init(attrs)
             case "REINIT":
-                self._flush_hand()
-                self._in_hand = False  # a hand joined mid-way: left out
+                # A reconnection: the hand joined mid-way is left out, and what came before is
+                # closed as a game of its own, so no result is compared across the gap.
+                self._close_game(complete=False)
+                self._in_hand = False
             case "N":
                 self._call(Seat(int(attrs["who"])), int(attrs["m"]))
             case "REACH":
