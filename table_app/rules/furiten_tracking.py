@@ -64,3 +64,26 @@ def furiten_reason(player: PlayerState, mask: int) -> str:
     if player.furiten_pass:
         return "let a winning tile pass since their last discard"
     return ""
+
+
+def passed_while_hidden(hand: KyokuState, seat: Seat, mask: int) -> str:
+    """Furiten found only now that the hand is shown: a winning tile someone discarded after
+    the player's riichi, or since their own last discard, that they let pass.
+
+    The player's hand has not changed since then (a riichi hand only draws and discards;
+    any hand is unchanged between its own discard and a ron), so the waits shown now are the
+    waits it had. The discard being ronned is not a pass."""
+    player = hand.players[seat]
+    own_last = player.pond[-1].order if player.pond else 0
+    since = player.riichi_order if player.riichi_order is not None else own_last
+    # The discard being ronned is no pass; on a chankan every discard so far could have been.
+    until = hand.discards_made + (1 if hand.kakan_pending is not None else 0)
+    for other in Seat:
+        if other == seat:
+            continue
+        for tile in hand.players[other].pond:
+            if since < tile.order < until and mask >> tile.tile.kind & 1:
+                if player.riichi_order is not None:
+                    return f"let {tile.tile.plain} pass after riichi"
+                return f"let {tile.tile.plain} pass since their last discard"
+    return ""

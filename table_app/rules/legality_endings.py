@@ -8,7 +8,7 @@ from table_app.domain.seat import Seat
 from table_app.domain.tile import TERMINAL_HONOUR_KINDS, Tile, tile_of_kind
 from table_app.rules.endings import win_value, winning_hand
 from table_app.rules.events import DrawKind, Hora, Ryukyoku
-from table_app.rules.furiten_tracking import furiten_reason, wait_kinds
+from table_app.rules.furiten_tracking import furiten_reason, passed_while_hidden, wait_kinds
 from table_app.rules.hand.riichi_kan import check_riichi_closed_kan
 from table_app.rules.hand.waits import is_tenpai
 from table_app.rules.profiles import RuleProfile
@@ -34,7 +34,7 @@ def judge_win(hand: KyokuState, event: Hora, profile: RuleProfile) -> Verdict:
         return ACCEPTED  # the hand is not known yet
     if not mask >> event.pai.kind & 1:
         return reject(Reason.FALSE_WIN, seat, f"{event.pai} does not complete the hand", profile)
-    why = furiten_reason(player, mask)
+    why = furiten_reason(player, mask) or passed_while_hidden(hand, seat, mask)
     if why:
         return reject(Reason.FURITEN_RON, seat, f"furiten: {why}", profile)
     return _judge_shown_win(hand, event, profile)

@@ -33,6 +33,7 @@ class PondTile:
     tsumogiri: bool
     riichi: bool = False  # laid sideways: the riichi marker
     called: bool = False  # taken by another player's call
+    order: int = 0  # the hand's discard count when it was made (1 = the first discard)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +52,7 @@ class PlayerState:
     waits_mask: int | None = None  # kinds completing the hand since their last discard, if known
     furiten_pass: bool = False  # passed a winning tile since their own last discard (同巡内フリテン)
     riichi_furiten: bool = False  # passed a winning tile after riichi: furiten for the hand
+    riichi_order: int | None = None  # ``order`` of the riichi declaration discard
     kans_after_riichi: tuple[int, ...] = ()  # kinds of closed kans made after riichi
     lost_call_rights: bool = False  # 純麻雀 penalty: no more chi, pon or riichi this hand
     lost_win_right: bool = False  # 純麻雀 penalty after a false win (錯和): no win this hand
@@ -87,7 +89,10 @@ class KyokuState:
     kakan_pending: Seat | None = None  # an added kan that may still be robbed (chankan)
     calls_made: int = 0  # chi/pon/kan of any kind: ends the first go-around
     kans: tuple[Seat, ...] = ()  # who made each kan, in order
-    could_ron: tuple[Seat, ...] = ()  # known hands the last discard (or added kan) completes
+    could_ron: tuple[Seat, ...] = ()
+    discards_made: int = (
+        0  # every discard of the hand, in order  # known hands the last discard (or added kan) completes
+    )
     wins: tuple[WinResult, ...] = ()
     result: HandResult | None = None
 

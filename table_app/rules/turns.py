@@ -71,7 +71,9 @@ def on_dahai(hand: KyokuState, event: Dahai) -> KyokuState:
     player = hand.player(event.actor)
     marker = player.riichi is RiichiStage.DECLARED or player.marker_pending
     concealed = remove_tiles(player.concealed, (event.pai,), event.actor)
-    pond = (*player.pond, PondTile(event.pai, event.tsumogiri, riichi=marker))
+    order = hand.discards_made + 1
+    pond = (*player.pond, PondTile(event.pai, event.tsumogiri, riichi=marker, order=order))
+    riichi_order = order if player.riichi is RiichiStage.DECLARED else player.riichi_order
     # Ippatsu lasts until the riichi player's own next discard.
     ippatsu = player.ippatsu and player.riichi is not RiichiStage.ACCEPTED
     player = replace(
@@ -85,6 +87,7 @@ def on_dahai(hand: KyokuState, event: Dahai) -> KyokuState:
         just_called=None,
         furiten_pass=False,  # 同巡内フリテン ends with the player's own discard
         waits_mask=wait_kinds(concealed, player.melds),  # the hand only changes on its own turn
+        riichi_order=riichi_order,
     )
     hand = replace(
         hand,
@@ -92,6 +95,7 @@ def on_dahai(hand: KyokuState, event: Dahai) -> KyokuState:
         turn=None,
         last_discard=event.actor,
         last_discard_tile=event.pai,
+        discards_made=order,
     )
     return replace(hand, could_ron=seats_completed_by(hand, event.pai, event.actor))
 

@@ -326,3 +326,24 @@ def test_an_illegal_closed_kan_after_riichi_is_found_when_the_hand_is_shown():
     assert verdict_after(events, shown, TENHOU).accepted  # waits unchanged: legal on Tenhou
     verdict = verdict_after(events, shown, JPML)
     assert_rejected(verdict, Reason.RIICHI_KAN, Consequence.CHOMBO)
+
+
+def _hidden_ron(events, winner, target, tile, hand):
+    from table_app.rules.events import Hora
+
+    return verdict_after(events, Hora(Seat(winner), Seat(target), parse_tile(tile), hand=parse_tiles(hand)))
+
+
+def test_furiten_from_a_passed_tile_is_found_when_a_hidden_hand_is_shown():
+    # Seat 1's hand was never seen: it lets 5s pass, then rons 3p before discarding again.
+    within = [*start({}), *go_around(0, ["1z", "2z"]), draw(2), discard(2, "5s"), draw(3), discard(3, "3p")]
+    assert_rejected(_hidden_ron(within, 1, 3, "3p", SHANPON), Reason.FURITEN_RON, Consequence.CHOMBO)
+    # Passed before its own last discard: that furiten is over.
+    earlier = [*start({}), *go_around(0, ["5s", "1z", "2z", "3z"]), draw(0), discard(0, "3p")]
+    assert _hidden_ron(earlier, 1, 0, "3p", SHANPON).accepted
+
+
+def test_a_hidden_riichi_hand_that_let_a_winning_tile_pass_is_furiten_when_shown():
+    events = [*start({}), *go_around(0, ["1z"]), *riichi(1, "9m"), *go_around(2, ["5s", "2z", "3z"])]
+    events += [draw(1), discard(1, "4z", tsumogiri=True), *go_around(2, ["6z", "3p"])]
+    assert_rejected(_hidden_ron(events, 1, 3, "3p", SHANPON), Reason.FURITEN_RON, Consequence.CHOMBO)
