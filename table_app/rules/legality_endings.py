@@ -35,9 +35,18 @@ def judge_win(hand: KyokuState, event: Hora, profile: RuleProfile) -> Verdict:
     if not mask >> event.pai.kind & 1:
         return reject(Reason.FALSE_WIN, seat, f"{event.pai} does not complete the hand", profile)
     why = furiten_reason(player, mask) or passed_while_hidden(hand, seat, mask)
+    if not why and profile.kokushi_furiten_on_any_terminal and _kokushi_wait(concealed, player):
+        terminals = [t.tile for t in player.pond if t.tile.kind in TERMINAL_HONOUR_KINDS]
+        why = f"thirteen orphans after discarding {terminals[0].plain}" if terminals else ""
     if why:
         return reject(Reason.FURITEN_RON, seat, f"furiten: {why}", profile)
     return _judge_shown_win(hand, event, profile)
+
+
+def _kokushi_wait(concealed: tuple[Tile, ...], player: PlayerState) -> bool:
+    """A thirteen-orphans shape: no melds, only terminals and honours, twelve kinds or more."""
+    kinds = {t.kind for t in concealed}
+    return not player.melds and kinds <= TERMINAL_HONOUR_KINDS and len(kinds) >= 12
 
 
 def _judge_shown_win(hand: KyokuState, event: Hora, profile: RuleProfile) -> Verdict:

@@ -71,6 +71,7 @@ class RuleProfile:
     riichi_kan: KanStrictness = KanStrictness.WAITS
     # calls
     kuikae_banned: bool = True
+    kokushi_furiten_on_any_terminal: bool = False  # 純麻雀: any terminal/honour discarded
     multiple_ron: MultipleRon = MultipleRon.DOUBLE_RON
     pao: bool = True  # 責任払い for big three dragons / big four winds
     # draws
@@ -172,6 +173,7 @@ JUN = RuleProfile(
     riichi_min_live_tiles=1,
     riichi_kan=KanStrictness.FORBIDDEN,
     kuikae_banned=False,
+    kokushi_furiten_on_any_terminal=True,
     multiple_ron=MultipleRon.HEAD_BUMP,
     pao=False,
     nine_terminals=False,

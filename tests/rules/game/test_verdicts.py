@@ -347,3 +347,12 @@ def test_a_hidden_riichi_hand_that_let_a_winning_tile_pass_is_furiten_when_shown
     events = [*start({}), *go_around(0, ["1z"]), *riichi(1, "9m"), *go_around(2, ["5s", "2z", "3z"])]
     events += [draw(1), discard(1, "4z", tsumogiri=True), *go_around(2, ["6z", "3p"])]
     assert_rejected(_hidden_ron(events, 1, 3, "3p", SHANPON), Reason.FURITEN_RON, Consequence.CHOMBO)
+
+
+def test_kokushi_is_furiten_after_any_terminal_discard_in_jun():
+    events = [*start({1: "19m19p19s1234566z"}), *go_around(0, ["1z"]), draw(1, "9m"), discard(1, "9m")]
+    events += [*go_around(2, ["2z", "3z"]), draw(0), discard(0, "7z")]
+    # Seat 1 discarded a 9m (not its wait, 7z): furiten only under 純麻雀's kokushi rule.
+    assert verdict_after(events, ron(1, 0, "7z"), TENHOU).accepted
+    verdict = verdict_after(events, ron(1, 0, "7z"), JUN)
+    assert_rejected(verdict, Reason.FURITEN_RON, Consequence.LOSS_OF_RIGHTS)
