@@ -25,10 +25,15 @@ def judge_win(hand: KyokuState, event: Hora, profile: RuleProfile) -> Verdict:
         return _judge_shown_win(hand, event, profile)
     on_discard = hand.last_discard == event.target and hand.last_discard_tile is not None
     on_kan = hand.kakan_pending == event.target
-    tile = hand.last_discard_tile
-    if not (on_discard or on_kan) or tile is None or tile.kind != event.pai.kind:
-        return reject(Reason.FALSE_WIN, seat, f"ron on {event.pai}, which is not the tile just played", profile)
     concealed = event.hand if event.hand is not None else player.concealed
+    on_closed_kan = (
+        hand.ankan_robbable == event.target
+        and profile.kokushi_robs_closed_kan
+        and (any(t.is_unknown for t in concealed) or _kokushi_wait(concealed, player))
+    )
+    tile = hand.last_discard_tile
+    if not (on_discard or on_kan or on_closed_kan) or tile is None or tile.kind != event.pai.kind:
+        return reject(Reason.FALSE_WIN, seat, f"ron on {event.pai}, which is not the tile just played", profile)
     mask = wait_kinds(concealed, player.melds)
     if mask is None:
         return ACCEPTED  # the hand is not known yet

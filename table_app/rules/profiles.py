@@ -73,6 +73,7 @@ class RuleProfile:
     kuikae_banned: bool = True
     kokushi_furiten_on_any_terminal: bool = False  # 純麻雀: any terminal/honour discarded
     multiple_ron: MultipleRon = MultipleRon.DOUBLE_RON
+    kokushi_robs_closed_kan: bool = True  # thirteen orphans may ron a closed kan's tile
     pao: bool = True  # 責任払い for big three dragons / big four winds
     # draws
     nine_terminals: bool = True
@@ -148,6 +149,7 @@ JPML = RuleProfile(
     kazoe_yakuman=False,
     dealer_repeats_on_win=True,
     chombo=ChomboPenalty.FINAL_TALLY,
+    kokushi_robs_closed_kan=False,
     chombo_tally_points=20,
     sudden_death=False,
     last_dealer_may_stop=False,
@@ -174,6 +176,7 @@ JUN = RuleProfile(
     riichi_kan=KanStrictness.FORBIDDEN,
     kuikae_banned=False,
     kokushi_furiten_on_any_terminal=True,
+    kokushi_robs_closed_kan=False,
     multiple_ron=MultipleRon.HEAD_BUMP,
     pao=False,
     nine_terminals=False,

@@ -87,6 +87,7 @@ class KyokuState:
     last_discard: Seat | None = None  # whose discard may be called or ronned right now
     last_discard_tile: Tile | None = None
     kakan_pending: Seat | None = None  # an added kan that may still be robbed (chankan)
+    ankan_robbable: Seat | None = None  # a closed kan that thirteen orphans may still rob
     calls_made: int = 0  # chi/pon/kan of any kind: ends the first go-around
     kans: tuple[Seat, ...] = ()  # who made each kan, in order
     could_ron: tuple[Seat, ...] = ()

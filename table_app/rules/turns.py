@@ -46,6 +46,8 @@ def _clear_ippatsu(players: tuple[PlayerState, ...]) -> tuple[PlayerState, ...]:
 
 def _settle_kakan(hand: KyokuState) -> KyokuState:
     """An added kan that was not robbed is complete: it breaks every ippatsu."""
+    if hand.ankan_robbable is not None:
+        hand = replace(hand, ankan_robbable=None)
     if hand.kakan_pending is None:
         return hand
     return replace(hand, kakan_pending=None, players=_clear_ippatsu(hand.players))
@@ -186,6 +188,7 @@ def on_kakan(hand: KyokuState, event: Kakan) -> KyokuState:
 
 
 def on_ankan(hand: KyokuState, event: Ankan) -> KyokuState:
+    """A closed kan. It breaks every ippatsu at once; only thirteen orphans may rob it."""
     hand = _settle_kakan(hand)
     player = hand.player(event.actor)
     meld = Meld(MeldKind.CLOSED_KAN, tuple(sorted(event.consumed)))
@@ -199,7 +202,8 @@ def on_ankan(hand: KyokuState, event: Ankan) -> KyokuState:
         players=_clear_ippatsu(hand.with_player(event.actor, player)),
         turn=None,
         last_discard=None,
-        last_discard_tile=None,
+        last_discard_tile=meld.tiles[0],
+        ankan_robbable=event.actor,
         calls_made=hand.calls_made + 1,
         kans=(*hand.kans, event.actor),
     )

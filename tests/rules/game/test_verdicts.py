@@ -356,3 +356,13 @@ def test_kokushi_is_furiten_after_any_terminal_discard_in_jun():
     assert verdict_after(events, ron(1, 0, "7z"), TENHOU).accepted
     verdict = verdict_after(events, ron(1, 0, "7z"), JUN)
     assert_rejected(verdict, Reason.FURITEN_RON, Consequence.LOSS_OF_RIGHTS)
+
+
+def test_only_thirteen_orphans_may_rob_a_closed_kan():
+    events = [*start({1: "9m19p19s12345677z", 2: SHANPON}, dora="1z"), draw(0, "1m")]  # kokushi on 1m
+    events.append(Ankan(Seat.S0, (parse_tile("1m"),) * 4))
+    assert verdict_after(events, ron(1, 0, "1m"), TENHOU).accepted
+    assert_rejected(verdict_after(events, ron(1, 0, "1m"), JPML), Reason.FALSE_WIN, Consequence.CHOMBO)
+    state = play([*events, ron(1, 0, "1m")])
+    assert state.hand.wins[0].deltas == (-32000, 32000, 0, 0)
+    assert_rejected(verdict_after([*events, draw(0)], ron(1, 0, "1m"), TENHOU), Reason.FALSE_WIN, Consequence.CHOMBO)
