@@ -271,8 +271,8 @@ class LinkSession:
         self._board = hello
         self._view.invalidate()
         self._debouncer.reset()
-        if restarted:
-            self._wall_mark = None  # the board's hand counter restarts with it
+        # The hand counter is counted by the board since its boot: a new HELLO starts a new count.
+        self._wall_mark = None
         detail = (
             f"board {hello.board_id:08x}, firmware {hello.firmware_text}, protocol "
             f"{hello.protocol_major}.{hello.protocol_minor}, calibration {hello.calibration_id}"
