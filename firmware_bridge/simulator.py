@@ -119,6 +119,10 @@ class TableSimulator:
         """The cable is back: a bus-powered board boots again."""
         self._boot(now)
 
+    def reboot(self, now: float, silent_s: float | None = None) -> None:
+        """The board restarts: silent for a while, then HELLO with its sequence from 0."""
+        self._boot(now, self._faults.reboot_s if silent_s is None else silent_s)
+
     def _boot(self, now: float, silent_s: float = 0.0) -> None:
         self._seq = 0
         self._board_hand = 0
@@ -170,7 +174,7 @@ class TableSimulator:
             if fault is Fault.UNPLUG:
                 return self._faults.unplug_s
             if fault is Fault.REBOOT:
-                self._boot(now, self._faults.reboot_s)
+                self.reboot(now)
             elif fault is Fault.VERSION:
                 self._version = PROTOCOL_VERSION + 1
                 self._version_until = now + self._faults.version_s
