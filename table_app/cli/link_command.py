@@ -1,0 +1,86 @@
+"""``jantaku link``: connect to the table's sensor board and print what it reads."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import queue
+import sys
+import time
+from typing import Any
+
+from firmware_bridge.observations import LinkStatus, TrayReading
+from firmware_bridge.serial_link import LinkOutput, SerialTableLink
+
+EXAMPLES = """examples:
+  jantaku link --port /dev/ttyACM0
+  jantaku link --port "$(jantaku table-sim & sleep 1)" --json
+
+With --json, one object per line: {"type": "reading", "points": [4 trays in seat order],
+"deposit": riichi sticks, "wall": live-wall tiles left, ...} or {"type": "status", "state": ...}."""
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "link",
+        help="read the table's sensor board (stick trays, riichi deposit, live wall)",
+        description="Connect to the sensor board and print each reading and each link status change.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--port", required=True, help="serial device, pty path or pyserial URL")
+    parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    parser.add_argument("--duration", type=float, metavar="S", help="stop after S seconds (default: run until Ctrl-C)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    outputs: queue.Queue[LinkOutput] = queue.Queue()
+    deadline = None if args.duration is None else time.monotonic() + args.duration
+    with SerialTableLink(args.port, outputs.put):
+        try:
+            while deadline is None or time.monotonic() < deadline:
+                try:
+                    output = outputs.get(timeout=0.2)
+                except queue.Empty:
+                    continue
+                line = _render(output, as_json=args.json)
+                if line is not None:
+                    print(line, flush=True)
+        except KeyboardInterrupt:
+            pass
+        except BrokenPipeError:
+            # The reader went away (`| head`): stop quietly, and keep Python's exit flush quiet too.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
+def _render(output: LinkOutput, *, as_json: bool) -> str | None:
+    if isinstance(output, TrayReading):
+        record: dict[str, Any] = {
+            "type": "reading",
+            "at": round(output.at, 3),
+            "points": list(output.points),
+            "deposit": output.deposit,
+            "wall": output.wall,
+            "kans": output.kans,
+            "hand": output.hand,
+            "sticks": [list(tray) for tray in output.sticks],
+            "denominations": list(output.denominations),
+            "plausible": output.plausible,
+            "flags": [{"kind": flag.kind.value, "detail": flag.detail} for flag in output.flags],
+        }
+        if as_json:
+            return json.dumps(record, ensure_ascii=False)
+        points = " ".join(f"{p:>6}" for p in output.points)
+        text = f"points {points}   deposit {output.deposit}   wall {output.wall:>2}   kans {output.kans}"
+        return text + "".join(f"\n  ! {flag.kind.value}: {flag.detail}" for flag in output.flags)
+    if isinstance(output, LinkStatus):
+        if as_json:
+            return json.dumps(
+                {"type": "status", "at": round(output.at, 3), "state": output.state.value, "detail": output.detail},
+                ensure_ascii=False,
+            )
+        return f"link {output.state.value}: {output.detail}"
+    return None  # answers to commands: this command sends none

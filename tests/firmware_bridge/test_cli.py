@@ -1,0 +1,44 @@
+"""``jantaku table-sim`` and ``jantaku link``: thin commands over the link and the simulator."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from firmware_bridge.sim_transport import PtyTableServer
+from firmware_bridge.simulator import TableSimulator
+from table_app.cli import main
+
+
+def test_link_prints_one_json_object_per_line_with_points_deposit_and_wall(capsys: pytest.CaptureFixture[str]) -> None:
+    with PtyTableServer(TableSimulator()) as server:
+        assert main(["link", "--port", str(server.path), "--json", "--duration", "0.8"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    statuses = [r["state"] for r in records if r["type"] == "status"]
+    assert statuses[:2] == ["connecting", "connected"]
+    reading = next(r for r in records if r["type"] == "reading")
+    assert reading["points"] == [25000, 25000, 25000, 25000]
+    assert reading["deposit"] == 0
+    assert reading["wall"] == 70
+    assert reading["plausible"] is True
+
+
+def test_table_sim_prints_the_path_it_serves(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "table"
+    assert main(["table-sim", "--pty", "--path", str(path), "--duration", "0.2"]) == 0
+    assert capsys.readouterr().out.splitlines() == [str(path)]
+    assert not path.exists()  # unplugged on exit
+
+
+def test_table_sim_rejects_an_unknown_fault(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["table-sim", "--faults", "noise,nosie", "--duration", "0"]) == 2
+    assert "unknown fault 'nosie'" in capsys.readouterr().err
+
+
+def test_table_sim_names_the_bad_line_of_a_script(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = tmp_path / "hand.txt"
+    script.write_text("0 hand\n1 pay 0 1 99000\n", encoding="utf-8")
+    assert main(["table-sim", "--script", str(script), "--duration", "0"]) == 2
+    assert f"{script}:2: seat 0 has 25000 points" in capsys.readouterr().err
