@@ -180,6 +180,12 @@ class LinkSession:
         step.verdict = Verdict.RECONNECT
 
     def _on_error(self, error: FrameError, step: SessionStep, now: float) -> None:
+        if error.fault is FrameFault.UNKNOWN_TYPE:
+            # CRC-valid, so the line is fine: a newer minor version's message, ignored.
+            self._bad_in_a_row = 0
+            self._last_frame_at = now
+            log.debug("ignored %s", error)
+            return
         self.counters.frame_errors += 1
         if error.fault is FrameFault.OTHER_VERSION:
             self._refuse(

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from firmware_bridge.calibration import default_calibration
+from firmware_bridge.cobs import cobs_encode
+from firmware_bridge.crc import crc16_ccitt_false
 from firmware_bridge.frame import FrameDecoder, encode_frame
 from firmware_bridge.messages import (
     Ack,
@@ -211,3 +213,12 @@ def test_our_own_commands_echoed_back_are_ignored() -> None:
     step = session.receive(encode_frame(RequestState(), 9) * 20, 0.1)
     assert step.verdict is Verdict.CONTINUE
     assert step.observations == []
+
+
+def test_unknown_message_types_from_a_newer_minor_version_are_ignored_not_garbage() -> None:
+    session, _board, _ = connected(LinkSettings(garbage_limit=2))
+    payload = bytes([1, 0, 9, 0x7E, 1, 2])
+    frame = b"\x00" + cobs_encode(payload + crc16_ccitt_false(payload).to_bytes(2, "big")) + b"\x00"
+    step = session.receive(frame * 5, 1.4)
+    assert step.verdict is Verdict.CONTINUE
+    assert session.tick(2.0).verdict is Verdict.CONTINUE  # they count as signs of life
