@@ -271,7 +271,8 @@ class LinkSession:
         step.outgoing += self.encode(Ack(seq))
         self._board_seq = seq
         if continuing:
-            return  # a periodic announcement, not a restart
+            self._board = hello  # a periodic announcement (its calibration id may be new), not a restart
+            return
         restarted = self._running
         self._running = True
         self._board = hello
