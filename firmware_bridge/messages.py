@@ -287,6 +287,23 @@ def _decode(kind: MessageType, body: bytes) -> Message:
     raise MessageError(f"no decoder for message type {kind!r}")
 
 
+# Building a frozen dataclass costs far more than a dict lookup, and a slot's reading repeats
+# from snapshot to snapshot (a still tray, ADC noise of a few codes): samples are shared values,
+# so equal ones can be the same object. Bounded, so a noisy line cannot grow it without end.
+_SAMPLES: dict[tuple[int, int], SlotSample] = {}
+_SAMPLES_MAX = 4096
+
+
+def _sample(raw: int, count: int) -> SlotSample:
+    key = (raw, count)
+    sample = _SAMPLES.get(key)
+    if sample is None:
+        if len(_SAMPLES) >= _SAMPLES_MAX:
+            _SAMPLES.clear()
+        sample = _SAMPLES[key] = SlotSample(raw, count)
+    return sample
+
+
 def _decode_state(body: bytes) -> State:
     head = _STATE_HEAD.size
     flags, hand, wall, kans, deposit_raw, deposit_count, slots = _STATE_HEAD.unpack_from(body)
@@ -296,7 +313,7 @@ def _decode_state(body: bytes) -> State:
     if len(body) != expected:
         raise MessageError(f"STATE with {slots} slots per tray must be {expected} bytes, got {len(body)}")
     values = struct.unpack_from(">" + "HB" * (SEAT_COUNT * slots), body, head)
-    samples = [SlotSample(values[i], values[i + 1]) for i in range(0, len(values), 2)]
+    samples = [_sample(values[i], values[i + 1]) for i in range(0, len(values), 2)]
     trays = tuple(tuple(samples[seat * slots : (seat + 1) * slots]) for seat in range(SEAT_COUNT))
     points = _POINTS.unpack_from(body, expected - _POINTS.size)
     return State(BoardFlag(flags), hand, wall, kans, SlotSample(deposit_raw, deposit_count), trays, points)

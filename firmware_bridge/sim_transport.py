@@ -36,7 +36,9 @@ class PtyTableServer:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._master = self._slave = -1
+        self._unplug_request = 0.0
         self.unplugs = 0
+        self.replugged_at: float | None = None  # clock time of the last replug
 
     def start(self) -> PtyTableServer:
         self._plug_in()
@@ -58,6 +60,10 @@ class PtyTableServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+    def unplug(self, seconds: float) -> None:
+        """Pull the cable for ``seconds`` (done by the server's thread at its next pass)."""
+        self._unplug_request = seconds
 
     def _plug_in(self) -> None:
         self._master, self._slave = os.openpty()
@@ -94,9 +100,10 @@ class PtyTableServer:
                     incoming = b""
                 if incoming:
                     self._send(simulator.receive(incoming, self._clock()))
+            requested, self._unplug_request = self._unplug_request, 0.0
             output = simulator.poll(self._clock())
-            if output.unplug_s:
-                self._unplug(output.unplug_s)
+            if requested or output.unplug_s:
+                self._unplug(requested or output.unplug_s)
             else:
                 self._send(output.data)
 
@@ -107,7 +114,8 @@ class PtyTableServer:
         if self._stop.wait(seconds):
             return
         self._plug_in()
-        self.simulator.replugged(self._clock())
+        self.replugged_at = self._clock()
+        self.simulator.replugged(self.replugged_at)
 
     def _send(self, data: bytes) -> None:
         if not data:

@@ -8,6 +8,7 @@ change can never leave a wrong slot behind.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeVar
 
 from firmware_bridge.calibration import TableCalibration
 from firmware_bridge.messages import DEPOSIT_SEAT, BoardFlag, SlotChanged, SlotSample, State, WallChanged
@@ -37,6 +38,8 @@ class TrayView:
         self._deposit = SlotSample(0, 0)
         self._wall = self._kans = self._hand = 0
         self._board_flags = BoardFlag(0)
+        self._counted: dict[tuple[int, int, int, int], tuple[int, tuple[Flag, ...]]] = {}
+        self._checked: dict[tuple[tuple[tuple[int, ...], ...], int], tuple[Flag, ...]] = {}
         self.complete = False
 
     @property
@@ -72,35 +75,66 @@ class TrayView:
         return True
 
     def candidate(self) -> Candidate:
-        calibration = self._calibration
-        tolerance = calibration.tolerance
         flags: list[Flag] = []
         sticks: list[tuple[int, ...]] = []
         for seat, tray in enumerate(self._trays):
             counts = []
             for slot, sample in enumerate(tray):
-                slot_calibration = calibration.slot(seat, slot)
-                counted = slot_calibration.count(sample.raw, tolerance)
-                where = f"seat {seat}, {slot_calibration.denomination}-point slot"
-                flags.extend(_slot_flags(where, sample, counted.count, counted.estimate, counted.exact))
-                counts.append(counted.count)
+                count, slot_flags = self._count(seat, slot, sample)
+                flags.extend(slot_flags)
+                counts.append(count)
             sticks.append(tuple(counts))
-        deposit = calibration.deposit.count(self._deposit.raw, tolerance)
-        flags.extend(_slot_flags("deposit", self._deposit, deposit.count, deposit.estimate, deposit.exact))
+        deposit, deposit_flags = self._count(DEPOSIT_SEAT, 0, self._deposit)
+        flags.extend(deposit_flags)
         sticks_tuple = tuple(sticks)
-        flags.extend(check_trays(sticks_tuple, self._denominations, deposit.count, self._limits))
+        flags.extend(self._check_trays(sticks_tuple, deposit))
         if self._board_flags:
             flags.append(Flag(ReadingFlag.BOARD_ERROR, f"board reports {self._board_flags!r}"))
         points = tuple(sum(v * n for v, n in zip(self._denominations, tray, strict=True)) for tray in sticks_tuple)
         return Candidate(
             (points[0], points[1], points[2], points[3]),
             sticks_tuple,
-            deposit.count,
+            deposit,
             self._wall,
             self._kans,
             self._hand,
             tuple(flags),
         )
+
+    # A snapshot comes ten times a second and a slot's reading mostly repeats: what a reading
+    # means is remembered (bounded) rather than recomputed for all 21 slots every time.
+    def _count(self, seat: int, slot: int, sample: SlotSample) -> tuple[int, tuple[Flag, ...]]:
+        key = (seat, slot, sample.raw, sample.count)
+        known = self._counted.get(key)
+        if known is None:
+            calibration = self._calibration
+            slot_calibration = calibration.deposit if seat == DEPOSIT_SEAT else calibration.slot(seat, slot)
+            counted = slot_calibration.count(sample.raw, calibration.tolerance)
+            where = "deposit" if seat == DEPOSIT_SEAT else f"seat {seat}, {slot_calibration.denomination}-point slot"
+            known = (counted.count, tuple(_slot_flags(where, sample, counted.count, counted.estimate, counted.exact)))
+            _remember(self._counted, key, known)
+        return known
+
+    def _check_trays(self, sticks: tuple[tuple[int, ...], ...], deposit: int) -> tuple[Flag, ...]:
+        key = (sticks, deposit)
+        known = self._checked.get(key)
+        if known is None:
+            known = tuple(check_trays(sticks, self._denominations, deposit, self._limits))
+            _remember(self._checked, key, known)
+        return known
+
+
+_MEMO_MAX = 8192
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def _remember(memo: dict[K, V], key: K, value: V) -> None:
+    if len(memo) >= _MEMO_MAX:
+        memo.clear()
+    memo[key] = value
 
 
 def _slot_flags(where: str, sample: SlotSample, count: int, estimate: float, exact: bool) -> list[Flag]:

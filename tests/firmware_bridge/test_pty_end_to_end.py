@@ -18,7 +18,7 @@ from firmware_bridge.sim_script import parse_script
 from firmware_bridge.sim_transport import PtyTableServer
 from firmware_bridge.simulator import TableSimulator
 
-from .helpers import physical, summary, table_key
+from .helpers import collect_until, physical, summary, table_key
 
 FAST_SCRIPT = """
 0.0  hand
@@ -99,3 +99,26 @@ def _recovered_since(after: list[LinkOutput], fault: Fault) -> bool:
             return False
         after = after[restart:]
     return sum(isinstance(o, TrayReading) for o in after) >= 3
+
+
+def test_replug_to_first_good_reading_within_two_seconds_with_default_settings() -> None:
+    simulator = TableSimulator(parse_script(FAST_SCRIPT))
+    outputs: queue.Queue[LinkOutput] = queue.Queue()
+    with PtyTableServer(simulator) as server, SerialTableLink(str(server.path), outputs.put):
+        collect_until(outputs, lambda seen: any(isinstance(o, TrayReading) for o in seen), timeout_s=5)
+        server.unplug(0.5)
+        seen = collect_until(outputs, lambda seen: _reading_after_replug(seen, server) is not None, timeout_s=8)
+    reading = _reading_after_replug(seen, server)
+    assert reading is not None
+    assert server.replugged_at is not None
+    assert LinkState.LOST in [o.state for o in seen if isinstance(o, LinkStatus)]
+    assert reading.plausible
+    assert reading.at - server.replugged_at <= 2.0
+
+
+def _reading_after_replug(seen: list[LinkOutput], server: PtyTableServer) -> TrayReading | None:
+    # The link and the server both use time.monotonic, so a reading's ``at`` compares directly.
+    replugged_at = server.replugged_at
+    if replugged_at is None:
+        return None
+    return next((o for o in seen if isinstance(o, TrayReading) and o.at > replugged_at), None)
