@@ -40,6 +40,8 @@ class TrayReading:
     kans: int
     hand: int  # the board's hand counter
     flags: tuple[Flag, ...] = ()
+    raw: tuple[tuple[int, ...], ...] = ()  # [seat][slot] ADC readings behind it (for calibration)
+    deposit_raw: int = 0
 
     @property
     def plausible(self) -> bool:

@@ -320,6 +320,8 @@ class LinkSession:
                 stable.kans,
                 stable.hand,
                 flags,
+                stable.raw,
+                stable.deposit_raw,
             )
         )
 

@@ -27,6 +27,8 @@ class Candidate:
     kans: int
     hand: int
     flags: tuple[Flag, ...]
+    raw: tuple[tuple[int, ...], ...]
+    deposit_raw: int
 
 
 class TrayView:
@@ -99,6 +101,8 @@ class TrayView:
             self._kans,
             self._hand,
             tuple(flags),
+            tuple(tuple(sample.raw for sample in tray) for tray in self._trays),
+            self._deposit.raw,
         )
 
     # A snapshot comes ten times a second and a slot's reading mostly repeats: what a reading

@@ -68,6 +68,8 @@ def _render(output: LinkOutput, *, as_json: bool) -> str | None:
             "hand": output.hand,
             "sticks": [list(tray) for tray in output.sticks],
             "denominations": list(output.denominations),
+            "raw": [list(tray) for tray in output.raw],
+            "deposit_raw": output.deposit_raw,
             "plausible": output.plausible,
             "flags": [{"kind": flag.kind.value, "detail": flag.detail} for flag in output.flags],
         }

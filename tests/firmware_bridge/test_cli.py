@@ -23,6 +23,8 @@ def test_link_prints_one_json_object_per_line_with_points_deposit_and_wall(capsy
     assert reading["deposit"] == 0
     assert reading["wall"] == 70
     assert reading["plausible"] is True
+    assert [len(tray) for tray in reading["raw"]] == [5, 5, 5, 5]
+    assert reading["deposit_raw"] > 26_000  # an empty deposit reads the divider top
 
 
 def test_table_sim_prints_the_path_it_serves(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

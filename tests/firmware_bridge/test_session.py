@@ -118,6 +118,8 @@ def test_reading_is_reported_after_debounce_and_only_when_it_changes() -> None:
     assert reading.wall == 70
     assert reading.plausible
     assert reading.sticks[0] == (2, 1, 0, 0, 0)
+    assert reading.raw[0] == tuple(sample.raw for sample in state().trays[0])
+    assert reading.deposit_raw == CAL.deposit.raw_for(0)
     assert readings(session.receive(board(state()), 0.3)) == []
 
 
