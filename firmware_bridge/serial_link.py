@@ -64,7 +64,6 @@ class SerialTableLink:
         # Waiting between reconnects: a real wait that ``stop`` interrupts, or a test's fake one.
         self._pause = pause or self._stop.wait
         self._session = LinkSession(calibration or default_calibration(), limits or GameLimits(), self._settings)
-        self._calibration = calibration or default_calibration()
         self._lock = threading.Lock()  # the session and the port are shared with send()
         self._port: SerialPort | None = None
         self._thread: threading.Thread | None = None

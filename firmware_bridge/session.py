@@ -17,6 +17,8 @@ from firmware_bridge.frame import PROTOCOL_VERSION, Frame, FrameDecoder, FrameEr
 from firmware_bridge.messages import (
     BOARD_TO_HOST,
     Ack,
+    CalibrateSlot,
+    CommitCalibration,
     Heartbeat,
     Hello,
     Message,
@@ -33,6 +35,7 @@ from firmware_bridge.plausibility import GameLimits, WallMark, check_wall
 from firmware_bridge.tray_view import Candidate, TrayView
 
 log = logging.getLogger(__name__)
+_MAX_AWAITING = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +98,7 @@ class LinkSession:
         self._tx_seq = 0
         self._opened_at = self._last_frame_at = self._last_hello_request = 0.0
         self._bad_in_a_row = 0
+        self._awaiting_answer: set[int] = set()
         self.counters = LinkCounters()
 
     @property
@@ -113,6 +117,11 @@ class LinkSession:
     def encode(self, message: Message) -> bytes:
         """Frame a host → board message with the next sequence number."""
         frame = encode_frame(message, self._tx_seq)
+        if isinstance(message, CalibrateSlot | CommitCalibration):
+            # Answered by ACK/NAK: remembered, so that only real answers count as answers.
+            if len(self._awaiting_answer) > _MAX_AWAITING:
+                self._awaiting_answer.clear()
+            self._awaiting_answer.add(self._tx_seq)
         self._tx_seq = (self._tx_seq + 1) & 0xFFFF
         return frame
 
@@ -207,7 +216,11 @@ class LinkSession:
 
     def _on_frame(self, frame: Frame, step: SessionStep, now: float) -> None:
         message = frame.message
-        if message_type(message) not in BOARD_TO_HOST and not isinstance(message, Ack | Nak):
+        if isinstance(message, Ack | Nak):
+            if message.echoed_seq not in self._awaiting_answer:
+                return  # not an answer to a command of ours: our own ACK of HELLO looped back
+            self._awaiting_answer.discard(message.echoed_seq)
+        elif message_type(message) not in BOARD_TO_HOST:
             return  # our own command echoed back (a loop-back port): not from the board
         self._bad_in_a_row = 0
         self._last_frame_at = now
@@ -217,11 +230,11 @@ class LinkSession:
             return
         if not self._running:
             return  # until HELLO we do not know what the board is
+        self._track_seq(frame.seq, isinstance(message, State))
         if isinstance(message, Ack | Nak):
             reason = "" if isinstance(message, Ack) else message.reason.name
             step.observations.append(CommandAnswer(now, message.echoed_seq, isinstance(message, Ack), reason))
             return
-        self._track_seq(frame.seq, isinstance(message, State))
         if isinstance(message, State):
             self._view.apply_state(message)
         elif isinstance(message, SlotChanged):

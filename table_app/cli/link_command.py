@@ -11,6 +11,7 @@ import time
 from typing import Any
 
 from firmware_bridge.observations import LinkStatus, TrayReading
+from firmware_bridge.plausibility import GameLimits
 from firmware_bridge.serial_link import LinkOutput, SerialTableLink
 
 EXAMPLES = """examples:
@@ -31,6 +32,13 @@ def register(commands: Any) -> None:
     )
     parser.add_argument("--port", required=True, help="serial device, pty path or pyserial URL")
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    parser.add_argument(
+        "--game-total",
+        type=int,
+        default=GameLimits().game_total,
+        metavar="POINTS",
+        help="points on the table, trays plus deposit (default: 100000, four players at 25000)",
+    )
     parser.add_argument("--duration", type=float, metavar="S", help="stop after S seconds (default: run until Ctrl-C)")
     parser.set_defaults(run=run)
 
@@ -38,7 +46,9 @@ def register(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     outputs: queue.Queue[LinkOutput] = queue.Queue()
     deadline = None if args.duration is None else time.monotonic() + args.duration
-    with SerialTableLink(args.port, outputs.put):
+    if args.game_total <= 0 or args.game_total % 100:
+        raise ValueError(f"--game-total {args.game_total} must be a positive multiple of 100")
+    with SerialTableLink(args.port, outputs.put, limits=GameLimits(game_total=args.game_total)):
         try:
             while deadline is None or time.monotonic() < deadline:
                 try:

@@ -44,3 +44,17 @@ def test_table_sim_names_the_bad_line_of_a_script(tmp_path: Path, capsys: pytest
     script.write_text("0 hand\n1 pay 0 1 99000\n", encoding="utf-8")
     assert main(["table-sim", "--script", str(script), "--duration", "0"]) == 2
     assert f"{script}:2: seat 0 has 25000 points" in capsys.readouterr().err
+
+
+def test_link_checks_totals_against_the_game_total_given(capsys: pytest.CaptureFixture[str]) -> None:
+    with PtyTableServer(TableSimulator()) as server:
+        assert main(["link", "--port", str(server.path), "--json", "--duration", "0.6", "--game-total", "120000"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    reading = next(r for r in records if r["type"] == "reading")
+    assert [flag["kind"] for flag in reading["flags"]] == ["total_mismatch"]
+    assert "120000" in reading["flags"][0]["detail"]
+
+
+def test_link_rejects_an_impossible_game_total(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["link", "--port", "loop://", "--game-total", "12345"]) == 2
+    assert "--game-total 12345" in capsys.readouterr().err

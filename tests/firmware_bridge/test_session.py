@@ -12,6 +12,7 @@ from firmware_bridge.messages import (
     Ack,
     BoardFlag,
     Capability,
+    CommitCalibration,
     Hello,
     Message,
     RequestHello,
@@ -23,7 +24,7 @@ from firmware_bridge.messages import (
 )
 from firmware_bridge.observations import LinkState, LinkStatus, ReadingFlag, TrayReading
 from firmware_bridge.plausibility import GameLimits
-from firmware_bridge.session import LinkSession, LinkSettings, SessionStep, Verdict
+from firmware_bridge.session import CommandAnswer, LinkSession, LinkSettings, SessionStep, Verdict
 from firmware_bridge.simulator import compose_tray
 
 CAL = default_calibration()
@@ -224,3 +225,21 @@ def test_unknown_message_types_from_a_newer_minor_version_are_ignored_not_garbag
     step = session.receive(frame * 5, 1.4)
     assert step.verdict is Verdict.CONTINUE
     assert session.tick(2.0).verdict is Verdict.CONTINUE  # they count as signs of life
+
+
+def test_an_answer_to_a_command_is_reported_and_keeps_the_sequence() -> None:
+    session, board, _ = connected()
+    session.receive(board(state(), state()), 0.1)
+    command_seq = session.next_seq
+    session.encode(CommitCalibration(5))
+    step = session.receive(board(Ack(command_seq), WallChanged(1, 60, 0), WallChanged(1, 60, 0)), 0.2)
+    answers = [o for o in step.observations if isinstance(o, CommandAnswer)]
+    assert [(a.echoed_seq, a.accepted) for a in answers] == [(command_seq, True)]
+    assert [r.wall for r in readings(step)] == [60]  # the ACK was no gap in the sequence
+    assert session.counters.lost_frames == 0
+
+
+def test_an_ack_that_answers_nothing_of_ours_is_ignored() -> None:
+    session, _board, _ = connected()
+    step = session.receive(encode_frame(Ack(0), 1), 0.1)  # our own ACK of HELLO, looped back
+    assert step.observations == []
