@@ -8,9 +8,11 @@ import os
 import queue
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
-from firmware_bridge.observations import LinkStatus, TrayReading
+from firmware_bridge.calibration_file import load_calibration
+from firmware_bridge.observations import LinkState, LinkStatus, TrayReading
 from firmware_bridge.plausibility import GameLimits
 from firmware_bridge.serial_link import LinkOutput, SerialTableLink
 
@@ -39,6 +41,10 @@ def register(commands: Any) -> None:
         metavar="POINTS",
         help="points on the table, trays plus deposit (default: 100000, four players at 25000)",
     )
+    parser.add_argument("--calibration", type=Path, metavar="FILE", help="host calibration (JSON, docs/hardware.md)")
+    parser.add_argument(
+        "--send-calibration", action="store_true", help="store --calibration on the board once connected"
+    )
     parser.add_argument("--duration", type=float, metavar="S", help="stop after S seconds (default: run until Ctrl-C)")
     parser.set_defaults(run=run)
 
@@ -48,13 +54,19 @@ def run(args: argparse.Namespace) -> int:
     deadline = None if args.duration is None else time.monotonic() + args.duration
     if args.game_total <= 0 or args.game_total % 100:
         raise ValueError(f"--game-total {args.game_total} must be a positive multiple of 100")
-    with SerialTableLink(args.port, outputs.put, limits=GameLimits(game_total=args.game_total)):
+    if args.send_calibration and args.calibration is None:
+        raise ValueError("--send-calibration needs --calibration FILE")
+    calibration = load_calibration(args.calibration) if args.calibration is not None else None
+    limits = GameLimits(game_total=args.game_total)
+    with SerialTableLink(args.port, outputs.put, calibration=calibration, limits=limits) as link:
         try:
             while deadline is None or time.monotonic() < deadline:
                 try:
                     output = outputs.get(timeout=0.2)
                 except queue.Empty:
                     continue
+                if calibration is not None and args.send_calibration and _connected(output):
+                    link.send_calibration(calibration)  # again after every reconnect: the board may be new
                 line = _render(output, as_json=args.json)
                 if line is not None:
                     print(line, flush=True)
@@ -64,6 +76,10 @@ def run(args: argparse.Namespace) -> int:
             # The reader went away (`| head`): stop quietly, and keep Python's exit flush quiet too.
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
+
+
+def _connected(output: LinkOutput) -> bool:
+    return isinstance(output, LinkStatus) and output.state is LinkState.CONNECTED
 
 
 def _render(output: LinkOutput, *, as_json: bool) -> str | None:
@@ -95,4 +111,7 @@ def _render(output: LinkOutput, *, as_json: bool) -> str | None:
                 ensure_ascii=False,
             )
         return f"link {output.state.value}: {output.detail}"
-    return None  # answers to commands: this command sends none
+    if as_json:
+        record = {"type": "answer", "at": round(output.at, 3), "seq": output.echoed_seq, "accepted": output.accepted}
+        return json.dumps(record | ({"reason": output.reason} if output.reason else {}))
+    return f"board {'ACK' if output.accepted else 'NAK ' + output.reason} for command {output.echoed_seq}"

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from firmware_bridge.calibration import default_calibration
+from firmware_bridge.calibration_file import save_calibration
 from firmware_bridge.sim_transport import PtyTableServer
 from firmware_bridge.simulator import TableSimulator
 from table_app.cli import main
@@ -58,3 +60,21 @@ def test_link_checks_totals_against_the_game_total_given(capsys: pytest.CaptureF
 def test_link_rejects_an_impossible_game_total(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["link", "--port", "loop://", "--game-total", "12345"]) == 2
     assert "--game-total 12345" in capsys.readouterr().err
+
+
+def test_link_stores_a_calibration_file_on_the_board(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "calibration.json"
+    save_calibration(default_calibration(calibration_id=4242), path)
+    simulator = TableSimulator()
+    with PtyTableServer(simulator) as server:
+        argv = ["link", "--port", str(server.path), "--json", "--calibration", str(path), "--send-calibration"]
+        assert main([*argv, "--duration", "0.8"]) == 0
+    answers = [r for r in map(json.loads, capsys.readouterr().out.splitlines()) if r["type"] == "answer"]
+    assert len(answers) == 4 * 5 + 2
+    assert all(answer["accepted"] for answer in answers)
+    assert simulator.calibration_id == 4242
+
+
+def test_link_send_calibration_needs_a_file(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["link", "--port", "loop://", "--send-calibration"]) == 2
+    assert "needs --calibration" in capsys.readouterr().err
