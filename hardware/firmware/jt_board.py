@@ -57,10 +57,10 @@ class Calibration:
         if empty <= 0 or per_stick_micro <= 0:
             return False
         if seat == wire.DEPOSIT_SEAT and slot == 0:
-            self._staged[(seat, slot)] = [empty, per_stick_micro / 1_000_000]
+            self._staged[(seat, slot)] = [empty, per_stick_micro / 1000000]
             return True
         if 0 <= seat < 4 and 0 <= slot < config.SLOTS_PER_TRAY:
-            self._staged[(seat, slot)] = [empty, per_stick_micro / 1_000_000]
+            self._staged[(seat, slot)] = [empty, per_stick_micro / 1000000]
             return True
         return False
 

@@ -5,7 +5,7 @@ FIRMWARE = (1, 0, 0)
 I2C_ID = 0
 I2C_SDA = 4
 I2C_SCL = 5
-I2C_FREQ = 400_000
+I2C_FREQ = 400000
 ADS1115_ADDRESS = 0x48
 MUX_SELECT_PINS = (6, 7, 8, 9)  # S0..S3, shared by both CD74HC4067
 HX711_CLOCK = 10  # shared SCK
@@ -23,14 +23,14 @@ for _slot in range(SLOTS_PER_TRAY):
 DEPOSIT_WIRING = (0, 15)
 
 # Nominal calibration (the same as firmware_bridge.calibration.default_calibration()).
-EMPTY_READING = 26_400
+EMPTY_READING = 26400
 PER_STICK = {10000: 1.0, 5000: 0.5, 1000: 0.2, 500: 0.25, 100: 0.1}
 DEPOSIT_PER_STICK = 0.2
 TOLERANCE = 0.3
 CALIBRATION_FILE = "calibration.json"
 
 # Wall scale: HX711 counts per tile (a mahjong tile weighs about 12 g) and the tare per cell.
-COUNTS_PER_TILE = 5_000
+COUNTS_PER_TILE = 5000
 TARE = (0, 0, 0, 0)
 
 SNAPSHOT_MS = 100

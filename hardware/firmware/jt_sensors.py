@@ -18,7 +18,7 @@ def sleep_us(us: int) -> None:
     if _native_sleep_us is not None:
         _native_sleep_us(us)
     else:
-        time.sleep(us / 1_000_000)
+        time.sleep(us / 1000000)
 
 
 # ADS1115 config: start a single conversion, AINx against GND, ±4.096 V, single-shot,

@@ -1,8 +1,10 @@
 """The board's side of the table-link protocol (docs/protocol.md), for MicroPython.
 
+Plain MicroPython 1.20+ syntax only: no underscores in numbers, no dataclasses, no typing at
+run time (annotations are strings, which MicroPython never evaluates).
+
 The board cannot import firmware_bridge, so this is its own small encoder and command decoder.
 tests/hardware/test_firmware.py proves that what it sends is what the host's codec expects.
-Written for MicroPython first: no dataclasses, no typing, only struct.
 """
 
 import struct
