@@ -26,11 +26,12 @@ from pathlib import Path
 
 from firmware_bridge.calibration import default_calibration
 from firmware_bridge.frame import FrameDecoder, encode_frame
+from firmware_bridge.link_settings import LinkSettings
 from firmware_bridge.messages import RequestState
 from firmware_bridge.observations import TrayReading
 from firmware_bridge.plausibility import GameLimits
 from firmware_bridge.serial_link import LinkOutput, SerialTableLink
-from firmware_bridge.session import LinkSession, LinkSettings
+from firmware_bridge.session import LinkSession
 from firmware_bridge.sim_script import builtin_script, parse_script
 from firmware_bridge.sim_transport import PtyTableServer
 from firmware_bridge.simulator import TableSimulator

@@ -18,7 +18,8 @@ from enum import Enum
 
 from firmware_bridge.cobs import CobsError, cobs_decode, cobs_encode
 from firmware_bridge.crc import crc16_ccitt_false
-from firmware_bridge.messages import Message, MessageError, MessageType, decode_body, encode_body, message_type
+from firmware_bridge.layouts import MessageError, decode_body, encode_body, message_type
+from firmware_bridge.messages import Message, MessageType
 
 PROTOCOL_VERSION = 1
 PROTOCOL_MINOR = 0

@@ -64,4 +64,16 @@ class LinkStatus:
     board: Hello | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class CommandAnswer:
+    """The board's ACK or NAK to a command the host sent (``reason`` is empty for an ACK)."""
+
+    at: float
+    echoed_seq: int
+    accepted: bool
+    reason: str = ""
+
+
 Observation = TrayReading | LinkStatus
+# Everything a link posts to its consumer: observations, and answers to the host's commands.
+LinkOutput = Observation | CommandAnswer

@@ -17,14 +17,13 @@ import serial
 
 from firmware_bridge.calibration import TableCalibration, default_calibration
 from firmware_bridge.frame import wire_log
+from firmware_bridge.link_settings import LinkSettings
 from firmware_bridge.messages import DEPOSIT_SEAT, CalibrateSlot, CommitCalibration, Message
-from firmware_bridge.observations import Observation
+from firmware_bridge.observations import LinkOutput
 from firmware_bridge.plausibility import GameLimits
-from firmware_bridge.session import CommandAnswer, LinkSession, LinkSettings, SessionStep, Verdict
+from firmware_bridge.session import LinkSession, SessionStep, Verdict
 
 log = logging.getLogger(__name__)
-
-LinkOutput = Observation | CommandAnswer
 
 
 class SerialPort(Protocol):

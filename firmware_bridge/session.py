@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from firmware_bridge.calibration import TableCalibration
-from firmware_bridge.debounce import Debouncer
 from firmware_bridge.frame import PROTOCOL_VERSION, Frame, FrameDecoder, FrameError, FrameFault, encode_frame
+from firmware_bridge.layouts import message_type
+from firmware_bridge.link_settings import LinkSettings
 from firmware_bridge.messages import (
     BOARD_TO_HOST,
     Ack,
@@ -28,27 +29,14 @@ from firmware_bridge.messages import (
     SlotChanged,
     State,
     WallChanged,
-    message_type,
 )
-from firmware_bridge.observations import LinkState, LinkStatus, Observation, TrayReading
-from firmware_bridge.plausibility import GameLimits, WallMark, check_wall
-from firmware_bridge.tray_view import Candidate, TrayView
+from firmware_bridge.observations import CommandAnswer, LinkOutput, LinkState, LinkStatus
+from firmware_bridge.plausibility import GameLimits
+from firmware_bridge.reading_builder import ReadingBuilder
+from firmware_bridge.tray_view import TrayView
 
 log = logging.getLogger(__name__)
 _MAX_AWAITING = 256
-
-
-@dataclass(frozen=True, slots=True)
-class LinkSettings:
-    heartbeat_timeout_s: float = 1.5  # no valid frame for this long: the link is lost
-    handshake_retry_s: float = 0.25  # REQUEST_HELLO is repeated this often until HELLO comes
-    handshake_timeout_s: float = 1.5
-    debounce_samples: int = 2  # consecutive equal samples before a reading is reported
-    garbage_limit: int = 16  # bad frames in a row before the port is reopened
-    reconnect_initial_s: float = 0.1  # first retry after a failure; doubles up to the max
-    reconnect_max_s: float = 1.0
-    read_timeout_s: float = 0.05
-    baudrate: int = 115_200
 
 
 class Verdict(Enum):
@@ -57,19 +45,9 @@ class Verdict(Enum):
     REFUSED = "refused"  # the board is incompatible: close and retry only slowly
 
 
-@dataclass(frozen=True, slots=True)
-class CommandAnswer:
-    """The board's ACK or NAK to a command the host sent (``reason`` is empty for an ACK)."""
-
-    at: float
-    echoed_seq: int
-    accepted: bool
-    reason: str = ""
-
-
 @dataclass(slots=True)
 class SessionStep:
-    observations: list[Observation | CommandAnswer] = field(default_factory=list)
+    observations: list[LinkOutput] = field(default_factory=list)
     outgoing: bytearray = field(default_factory=bytearray)
     verdict: Verdict = Verdict.CONTINUE
 
@@ -88,13 +66,12 @@ class LinkSession:
         self._limits = limits
         self._settings = settings
         self._view = TrayView(calibration, limits)
-        self._debouncer: Debouncer[Candidate] = Debouncer(settings.debounce_samples)
+        self._readings = ReadingBuilder(self._view, settings.debounce_samples)
         self._decoder = FrameDecoder()
         self._reported: LinkState | None = None
         self._running = False
         self._board: Hello | None = None
         self._board_seq: int | None = None
-        self._wall_mark: WallMark | None = None
         self._tx_seq = 0
         self._opened_at = self._last_frame_at = self._last_hello_request = 0.0
         self._bad_in_a_row = 0
@@ -132,20 +109,20 @@ class LinkSession:
         self._board_seq = None
         self._bad_in_a_row = 0
         self._view.invalidate()
-        self._debouncer.reset()
+        self._readings.restart(new_board_session=False)
         self._opened_at = self._last_frame_at = self._last_hello_request = now
         self._report(step, now, LinkState.CONNECTING, "port open, waiting for the board's HELLO")
         step.outgoing += self.encode(RequestHello())
         return step
 
-    def failed(self, detail: str, now: float) -> list[Observation | CommandAnswer]:
+    def failed(self, detail: str, now: float) -> list[LinkOutput]:
         """The port could not be opened, read or written."""
         step = SessionStep()
         self._running = False
         self._report(step, now, LinkState.LOST, detail)
         return step.observations
 
-    def closed(self, now: float) -> list[Observation | CommandAnswer]:
+    def closed(self, now: float) -> list[LinkOutput]:
         step = SessionStep()
         self._running = False
         self._report(step, now, LinkState.CLOSED, "link stopped")
@@ -290,9 +267,8 @@ class LinkSession:
         self._running = True
         self._board = hello
         self._view.invalidate()
-        self._debouncer.reset()
         # The hand counter is counted by the board since its boot: a new HELLO starts a new count.
-        self._wall_mark = None
+        self._readings.restart(new_board_session=True)
         detail = (
             f"board {hello.board_id:08x}, firmware {hello.firmware_text}, protocol "
             f"{hello.protocol_major}.{hello.protocol_minor}, calibration {hello.calibration_id}"
@@ -305,38 +281,10 @@ class LinkSession:
         step.outgoing += self.encode(RequestState())
 
     def _offer(self, seq: int, step: SessionStep, now: float) -> None:
-        candidate = self._view.candidate()
-        key = (
-            candidate.points,
-            candidate.sticks,
-            candidate.deposit,
-            candidate.wall,
-            candidate.kans,
-            candidate.hand,
-            frozenset(flag.kind for flag in candidate.flags),
-        )
-        stable = self._debouncer.offer(key, candidate)
-        if stable is None:
-            return
-        flags = stable.flags + tuple(check_wall(stable.hand, stable.wall, self._wall_mark))
-        self._wall_mark = WallMark(stable.hand, stable.wall)
-        self.counters.readings += 1
-        step.observations.append(
-            TrayReading(
-                now,
-                seq,
-                stable.points,
-                stable.sticks,
-                self._view.denominations,
-                stable.deposit,
-                stable.wall,
-                stable.kans,
-                stable.hand,
-                flags,
-                stable.raw,
-                stable.deposit_raw,
-            )
-        )
+        reading = self._readings.offer(seq, now)
+        if reading is not None:
+            self.counters.readings += 1
+            step.observations.append(reading)
 
     def _report(
         self,

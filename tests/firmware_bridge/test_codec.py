@@ -18,6 +18,7 @@ from firmware_bridge.frame import (
     encode_frame,
     encode_payload,
 )
+from firmware_bridge.layouts import MessageError, decode_body
 from firmware_bridge.messages import (
     DEPOSIT_SEAT,
     Ack,
@@ -28,7 +29,6 @@ from firmware_bridge.messages import (
     Heartbeat,
     Hello,
     Message,
-    MessageError,
     MessageType,
     Nak,
     NakReason,
@@ -38,7 +38,6 @@ from firmware_bridge.messages import (
     SlotSample,
     State,
     WallChanged,
-    decode_body,
 )
 
 u8 = st.integers(0, 0xFF)

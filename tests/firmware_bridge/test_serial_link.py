@@ -6,9 +6,8 @@ import queue
 
 from firmware_bridge.calibration import default_calibration
 from firmware_bridge.fake_port import FakeClock, SimulatedBoard
-from firmware_bridge.observations import LinkState, LinkStatus, TrayReading
+from firmware_bridge.observations import CommandAnswer, LinkState, LinkStatus, TrayReading
 from firmware_bridge.serial_link import LinkOutput, SerialTableLink
-from firmware_bridge.session import CommandAnswer
 from firmware_bridge.sim_faults import parse_faults
 from firmware_bridge.simulator import TableSimulator
 

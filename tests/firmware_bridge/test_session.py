@@ -8,6 +8,7 @@ from firmware_bridge.calibration import default_calibration
 from firmware_bridge.cobs import cobs_encode
 from firmware_bridge.crc import crc16_ccitt_false
 from firmware_bridge.frame import FrameDecoder, encode_frame
+from firmware_bridge.link_settings import LinkSettings
 from firmware_bridge.messages import (
     Ack,
     BoardFlag,
@@ -22,9 +23,9 @@ from firmware_bridge.messages import (
     State,
     WallChanged,
 )
-from firmware_bridge.observations import LinkState, LinkStatus, ReadingFlag, TrayReading
+from firmware_bridge.observations import CommandAnswer, LinkState, LinkStatus, ReadingFlag, TrayReading
 from firmware_bridge.plausibility import GameLimits
-from firmware_bridge.session import CommandAnswer, LinkSession, LinkSettings, SessionStep, Verdict
+from firmware_bridge.session import LinkSession, SessionStep, Verdict
 from firmware_bridge.simulator import compose_tray
 
 CAL = default_calibration()

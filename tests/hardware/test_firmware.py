@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from firmware_bridge.calibration import default_calibration
 from firmware_bridge.frame import Frame, FrameDecoder, encode_frame
+from firmware_bridge.link_settings import LinkSettings
 from firmware_bridge.messages import (
     DEPOSIT_SEAT,
     Ack,
@@ -37,9 +38,9 @@ from firmware_bridge.messages import (
     State,
     WallChanged,
 )
-from firmware_bridge.observations import LinkState, LinkStatus, ReadingFlag, TrayReading
+from firmware_bridge.observations import CommandAnswer, LinkState, LinkStatus, ReadingFlag, TrayReading
 from firmware_bridge.plausibility import GameLimits
-from firmware_bridge.session import CommandAnswer, LinkSession, LinkSettings
+from firmware_bridge.session import LinkSession
 from firmware_bridge.simulator import compose_tray
 
 from . import fake_machine
