@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import replace
+
+import pytest
 
 from firmware_bridge.calibration import default_calibration
 from firmware_bridge.cobs import cobs_encode
@@ -244,3 +247,20 @@ def test_an_ack_that_answers_nothing_of_ours_is_ignored() -> None:
     session, _board, _ = connected()
     step = session.receive(encode_frame(Ack(0), 1), 0.1)  # our own ACK of HELLO, looped back
     assert step.observations == []
+
+
+def test_a_hello_announcing_another_major_version_is_refused_even_in_a_v1_frame() -> None:
+    session = LinkSession(CAL, GameLimits(), LinkSettings())
+    session.opened(0.0)
+    step = session.receive(encode_frame(replace(HELLO, protocol_major=3, protocol_minor=1), 0), 0.1)
+    assert step.verdict is Verdict.REFUSED
+    assert "protocol 3.1" in step.observations[-1].detail  # type: ignore[union-attr]
+
+
+def test_raw_bytes_go_to_their_own_logger(caplog: pytest.LogCaptureFixture) -> None:
+    session, board, _ = connected()
+    with caplog.at_level(logging.DEBUG, logger="firmware_bridge.wire"):
+        session.receive(board(WallChanged(1, 50, 0)) + b"\x00\x07\x07\x00", 0.1)
+    wire = [r for r in caplog.records if r.name == "firmware_bridge.wire"]
+    assert any("rx @" in r.getMessage() for r in wire)
+    assert any("rejected" in r.getMessage() and "stream offset" in r.getMessage() for r in wire)
