@@ -7,11 +7,14 @@ must produce exactly the bytes the host's codec produces.
 
 from __future__ import annotations
 
+import io
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import jt_board
 import jt_config
+import jt_usb
 import jt_wire
 import pytest
 from hypothesis import given
@@ -278,3 +281,15 @@ def test_board_command_decoder_survives_garbage(noise: bytes) -> None:
     decoder = jt_wire.CommandDecoder()
     commands = decoder.feed(noise + encode_frame(RequestHello(), 9))
     assert commands[-1] == (9, jt_wire.REQUEST_HELLO, b"")
+
+
+def test_usb_port_reads_what_arrived_without_blocking_and_writes_through() -> None:
+    read_fd, write_fd = os.pipe()
+    with os.fdopen(read_fd, "rb", buffering=0) as incoming, io.BytesIO() as outgoing:
+        port = jt_usb.UsbPort(incoming, outgoing)
+        assert port.read() == b""  # nothing yet: returns at once
+        os.write(write_fd, encode_frame(RequestHello(), 1))
+        assert port.read() == encode_frame(RequestHello(), 1)
+        port.write(b"\x00\x01\x00")
+        assert outgoing.getvalue() == b"\x00\x01\x00"
+    os.close(write_fd)
