@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 from mahjong.hand_calculating.hand import HandCalculator
@@ -104,8 +105,32 @@ def score_win(
     ura_markers: tuple[Tile, ...],
     profile: RuleProfile,
 ) -> WinValue:
-    """Score the hand ``concealed`` (without ``win``) plus ``melds`` completed by ``win``."""
-    concealed = tuple(concealed)
+    """Score the hand ``concealed`` (without ``win``) plus ``melds`` completed by ``win``.
+
+    Every argument is a value, so the result is remembered: the referee judges a win and then
+    folds it in, and both ask for its value."""
+    return _score(
+        tuple(concealed),
+        win=win,
+        melds=melds,
+        situation=situation,
+        dora_markers=dora_markers,
+        ura_markers=ura_markers,
+        profile=profile,
+    )
+
+
+@lru_cache(maxsize=64)
+def _score(
+    concealed: tuple[Tile, ...],
+    *,
+    win: Tile,
+    melds: tuple[Meld, ...],
+    situation: WinSituation,
+    dora_markers: tuple[Tile, ...],
+    ura_markers: tuple[Tile, ...],
+    profile: RuleProfile,
+) -> WinValue:
     if profile.scoring is Scoring.JUN_FIXED_TABLE:
         return _score_jun(concealed, win, melds, situation)
     ids = _Ids()
