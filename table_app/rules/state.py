@@ -90,10 +90,8 @@ class KyokuState:
     ankan_robbable: Seat | None = None  # a closed kan that thirteen orphans may still rob
     calls_made: int = 0  # chi/pon/kan of any kind: ends the first go-around
     kans: tuple[Seat, ...] = ()  # who made each kan, in order
-    could_ron: tuple[Seat, ...] = ()
-    discards_made: int = (
-        0  # every discard of the hand, in order  # known hands the last discard (or added kan) completes
-    )
+    could_ron: tuple[Seat, ...] = ()  # known hands the last discard (or added kan) completes
+    discards_made: int = 0  # every discard of the hand, in order
     wins: tuple[WinResult, ...] = ()
     result: HandResult | None = None
 
