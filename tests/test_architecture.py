@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PURE_PACKAGES = ["table_app/domain", "table_app/rules"]
+PURE_PACKAGES = ["table_app/domain", "table_app/rules", "table_app/view"]
 FORBIDDEN_MODULES = {
     "cv2",
     "serial",
