@@ -57,6 +57,7 @@ def build_view(state: GameState, extras: RuntimeExtras = RuntimeExtras()) -> Tab
 
 def _view_in_hand(state: GameState, hand: KyokuState, extras: RuntimeExtras) -> TableView:
     shown = _laid_open(hand)
+    over = bool(hand.wins) or hand.result is not None  # won or drawn: waiting for end_kyoku
     seats = tuple(
         _seat_view(
             Seat(index),
@@ -65,7 +66,7 @@ def _view_in_hand(state: GameState, hand: KyokuState, extras: RuntimeExtras) -> 
             dealer=hand.oya,
             player=player,
             open_hand=shown.get(index),
-            on_turn=hand.turn == index and hand.result is None,
+            on_turn=hand.turn == index and not over,
             extras=extras,
         )
         for index, player in enumerate(hand.players)
@@ -73,7 +74,7 @@ def _view_in_hand(state: GameState, hand: KyokuState, extras: RuntimeExtras) -> 
     return TableView(
         sequence=extras.sequence,
         profile=state.profile.name,
-        in_hand=hand.result is None,
+        in_hand=not over,
         round=round_label(hand.bakaze, hand.kyoku),
         honba=hand.honba,
         riichi_sticks=hand.kyotaku,
