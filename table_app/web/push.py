@@ -11,7 +11,7 @@ import contextlib
 import json
 import logging
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from table_app.view.model import TableView
 from table_app.view.ports import Unsubscribe, ViewFeed
@@ -30,6 +30,7 @@ class PushHub:
     def __init__(self, feed: ViewFeed) -> None:
         self._feed = feed
         self._clients: set[asyncio.Queue[str]] = set()
+        self._sockets: set[web.WebSocketResponse] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._unsubscribe: Unsubscribe | None = None
 
@@ -44,6 +45,11 @@ class PushHub:
     async def stop(self, _app: web.Application) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()
+
+    async def close_all(self, _app: web.Application) -> None:
+        """On shutdown: open sockets would otherwise hold the server up until they time out."""
+        for socket in tuple(self._sockets):
+            await socket.close(code=WSCloseCode.GOING_AWAY, message=b"server shutdown")
 
     def _on_view(self, view: TableView) -> None:
         loop = self._loop
@@ -65,6 +71,7 @@ class PushHub:
         # sequence is not newer than the last one they drew.
         queue.put_nowait(view_message(self._feed.current()))
         self._clients.add(queue)
+        self._sockets.add(socket)
         sender = asyncio.create_task(self._send_loop(socket, queue))
         logger.info("websocket client connected (%d now)", len(self._clients))
         try:
@@ -74,6 +81,7 @@ class PushHub:
                     break
         finally:
             self._clients.discard(queue)
+            self._sockets.discard(socket)
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sender

@@ -53,6 +53,7 @@ def create_app(feed: ViewFeed, sink: ConsoleSink, token: str) -> web.Application
     hub = PushHub(feed)
     app = web.Application(middlewares=[api_errors], client_max_size=MAX_BODY)
     app.on_startup.append(hub.start)
+    app.on_shutdown.append(hub.close_all)
     app.on_cleanup.append(hub.stop)
 
     async def page(request: web.Request) -> web.FileResponse:
@@ -83,10 +84,10 @@ def create_app(feed: ViewFeed, sink: ConsoleSink, token: str) -> web.Application
         form = await request.post()
         candidate = form.get("token")
         if not isinstance(candidate, str) or not candidate:
-            return web.Response(status=401, text="the console needs the referee token")
+            return _login_refused(401, "the console needs the referee token")
         if not auth.token_matches(candidate):
             logger.warning("console login refused from %s", request.remote)
-            return web.Response(status=403, text="wrong console token")
+            return _login_refused(403, "wrong console token")
         response = web.HTTPSeeOther("/console")
         response.set_cookie(SESSION_COOKIE, auth.open_session(), httponly=True, samesite="Strict", path="/")
         raise response
@@ -105,6 +106,16 @@ def create_app(feed: ViewFeed, sink: ConsoleSink, token: str) -> web.Application
     app.router.add_get("/ws", hub.handle)
     app.router.add_static("/static", STATIC)
     return app
+
+
+def _login_refused(status: int, message: str) -> web.Response:
+    page = (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>jantaku — console refused</title>'
+        '<link rel="stylesheet" href="/static/console.css"></head><body class="console">'
+        f'<h1>Referee console</h1><p class="reply refused">{message}</p><p><a href="/console">try again</a></p>'
+        "</body></html>"
+    )
+    return web.Response(status=status, text=page, content_type="text/html")
 
 
 def _json_dumps(body: dict[str, Any]) -> web.Response:

@@ -40,13 +40,20 @@ const jantaku = (() => {
   }
 
   function pond(view) {
+    // Rows of six, as players lay their discards out.
     const box = document.createElement("div");
     box.className = "pond";
+    let row = null;
     view.pond.forEach((p, index) => {
+      if (index % 6 === 0) {
+        row = document.createElement("div");
+        row.className = "pond-row";
+        box.appendChild(row);
+      }
       const classes = [p.riichi ? "sideways riichi" : "", p.called ? "called" : "", p.tsumogiri ? "tsumogiri" : ""];
       const image = tile(p.tile, classes.filter(Boolean).join(" "));
       image.dataset.index = String(index);
-      box.appendChild(image);
+      row.appendChild(image);
     });
     return box;
   }
