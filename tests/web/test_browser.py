@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from table_app.rules.events import Dahai, Hora, Reach
+from table_app.rules.events import Chi, Dahai, Hora, Reach
 from tests.web.browser import headless_chromium, screenshot_path
 from tests.web.conftest import TOKEN, step_to
 
@@ -87,6 +87,10 @@ def test_the_display_follows_the_game_as_the_replay_advances(browser, served, ga
     assert len(browser.find_elements(By.CSS_SELECTOR, ".open-hand img.tile")) == len(
         served.feed.current().seats[winner].open_hand
     )
+    chi = game_log.events[_index_of(game_log.events, Chi)]
+    meld = browser.find_elements(By.CSS_SELECTOR, f'.seat[data-seat="{chi.actor}"] .meld.chi img.tile')
+    assert "sideways" in meld[0].get_attribute("class")  # called from the left: the left tile is turned
+    assert meld[0].get_attribute("data-tile") == str(chi.pai)
     browser.save_screenshot(str(screenshot_path("display-win.png")))
 
 
@@ -161,3 +165,61 @@ def test_the_console_refuses_a_missing_or_wrong_token_and_accepts_the_right_one(
     step_to(served.feed, 40)
     _shows_sequence(browser, served.feed.current().sequence)
     browser.save_screenshot(str(screenshot_path("console.png")))
+
+
+class _RuntimeLikeFeed:
+    """A feed that publishes what only the runtime knows (a question, trays, a lost link)."""
+
+    def __init__(self, view):
+        self._view = view
+        self._listeners = []
+
+    def current(self):
+        return self._view
+
+    def subscribe(self, listener):
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def publish(self, view):
+        self._view = view
+        for listener in list(self._listeners):
+            listener(view)
+
+
+def test_the_display_shows_the_referees_question_tray_differences_and_a_lost_link(browser, game_log):
+    from selenium.webdriver.common.by import By
+
+    from table_app.rules.fold import replay
+    from table_app.view.build import RuntimeExtras, build_view
+    from table_app.view.model import AnnouncementText, DeviceStatus
+    from table_app.web.background import BackgroundWebServer
+    from table_app.web.replay_feed import ReplayConsole, ReplayFeed
+    from table_app.web.server import create_app
+
+    state = replay(game_log.events[:40])
+    feed = _RuntimeLikeFeed(build_view(state, RuntimeExtras(sequence=1)))
+    server = BackgroundWebServer(create_app(feed, ReplayConsole(ReplayFeed(())), TOKEN))
+    server.start()
+    try:
+        browser.get(f"{server.url}/")
+        _shows_sequence(browser, 1)
+        assert browser.find_elements(By.CSS_SELECTOR, ".tray") == []
+        scores = state.hand.scores
+        extras = RuntimeExtras(
+            sequence=2,
+            announcement=AnnouncementText("tray_mismatch", 1, "南家の点棒が1000点少ない", "South's tray is 1000 short"),
+            question=AnnouncementText("confirm_call", 2, "西家のポンを確認", "confirm West's pon"),
+            link=DeviceStatus.LOST,
+            camera=DeviceStatus.OK,
+            trays=(scores[0], scores[1] - 1000, scores[2], scores[3]),
+        )
+        feed.publish(build_view(state, extras))
+        _shows_sequence(browser, 2)
+        assert "confirm West's pon" in _text(browser, "#question")
+        assert _text(browser, "#link") == "link lost"
+        assert _text(browser, '.seat[data-seat="1"] .tray') == f"tray {scores[1] - 1000:,} (-1000)"
+        assert _text(browser, '.seat[data-seat="0"] .tray') == "tray ok"
+        browser.save_screenshot(str(screenshot_path("display-runtime-extras.png")))
+    finally:
+        server.stop()

@@ -66,12 +66,18 @@ const jantaku = (() => {
       group.className = `meld ${meld.kind}`;
       group.dataset.kind = meld.kind;
       if (meld.called_from !== null) group.dataset.from = String(meld.called_from);
-      let calledShown = false;
-      meld.tiles.forEach((code, index) => {
+      // The called tile lies sideways on the side it came from: left, middle (across), right.
+      const tiles = [...meld.tiles];
+      let sidewaysAt = -1;
+      if (meld.called !== null && tiles.includes(meld.called)) {
+        tiles.splice(tiles.indexOf(meld.called), 1);
+        sidewaysAt = meld.relation === "left" ? 0 : meld.relation === "across" ? 1 : tiles.length;
+        tiles.splice(sidewaysAt, 0, meld.called);
+      }
+      tiles.forEach((code, index) => {
         const closedKanEdge = meld.kind === "ankan" && (index === 0 || index === 3);
-        const sideways = !calledShown && meld.called === code;
-        if (sideways) calledShown = true;
-        group.appendChild(tile(closedKanEdge ? "back" : code, sideways ? "sideways called-in" : ""));
+        const image = tile(closedKanEdge ? "back" : code, index === sidewaysAt ? "sideways called-in" : "");
+        group.appendChild(image);
       });
       box.appendChild(group);
     }

@@ -38,6 +38,7 @@ function draw(view) {
   document.getElementById("seats").replaceChildren(...view.seats.map(seatCard));
   jantaku.text("announce-ja", view.announcement ? view.announcement.ja : "");
   jantaku.text("announce-en", view.announcement ? view.announcement.en : "");
+  jantaku.text("question", view.question ? `審判確認 ${view.question.ja} · referee to confirm: ${view.question.en}` : "");
 }
 
 jantaku.follow(draw, (up) => jantaku.text("live", up ? "live" : "offline"));
