@@ -6,7 +6,11 @@ event: the time from calling ``feed.step()`` (fold, build the view, serialise it
 the server's loop, send) until the client has received and parsed the message. Also the
 cost of building and serialising one view on its own. Prints median, p95 and max.
 
-    .venv/bin/python bench/bench_web.py [LOG] [--clients N]
+With ``--browser``, also the time from ``feed.step()`` to the table display in headless
+Chromium having drawn the view (the page's ``jantaku:drawn`` event; both clocks are this
+machine's wall clock, so the figure has millisecond resolution).
+
+    .venv/bin/python bench/bench_web.py [LOG] [--clients N] [--browser] [--steps N]
 """
 
 from __future__ import annotations
@@ -14,11 +18,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import shutil
 import statistics
+import tempfile
 import time
 from pathlib import Path
 
 import aiohttp
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.support.ui import WebDriverWait
 
 from table_app.logs import read_log
 from table_app.rules.events import GameEvent
@@ -82,10 +91,49 @@ def busiest_state(events: tuple[GameEvent, ...]) -> GameState:
     return busiest
 
 
+def browser_latencies(feed: ReplayFeed, url: str, steps: int) -> list[float]:
+    profile = tempfile.mkdtemp(prefix="jantaku-bench-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for flag in (
+        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--disable-dev-shm-usage", "--window-size=1920,1080", f"--user-data-dir={profile}",
+    ):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
+    try:
+        driver.get(f"{url}/")
+        WebDriverWait(driver, 10).until(
+            lambda d: d.execute_script("return document.body.dataset.sequence") == str(feed.current().sequence)
+        )
+        driver.execute_script(
+            "window.drawnAt = {};"
+            "document.addEventListener('jantaku:drawn', (e) => { window.drawnAt[e.detail] = Date.now(); });"
+        )
+        stepped: dict[int, float] = {}
+        for _ in range(steps):
+            started = time.time() * 1000
+            if not feed.step():
+                break
+            stepped[feed.current().sequence] = started
+            last = feed.current().sequence
+            WebDriverWait(driver, 10, poll_frequency=0.005).until(
+                lambda d, last=last: d.execute_script("return window.drawnAt[arguments[0]] || null", last)
+            )
+        drawn = driver.execute_script("return window.drawnAt")
+        return [float(drawn[str(seq)]) - started for seq, started in stepped.items() if str(seq) in drawn]
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("log", nargs="?", type=Path, default=DEFAULT)
     parser.add_argument("--clients", type=int, default=3, help="WebSocket clients (display, overlay, console)")
+    parser.add_argument("--browser", action="store_true", help="also step → drawn in headless Chromium")
+    parser.add_argument("--steps", type=int, default=300, help="events stepped for --browser")
     args = parser.parse_args()
     game = read_log(args.log)[0]
 
@@ -94,6 +142,14 @@ def main() -> None:
     server.start()
     try:
         latencies = asyncio.run(push_latencies(feed, server.url, args.clients))
+        if args.browser:
+            browser_feed = ReplayFeed(game.events)
+            browser_server = BackgroundWebServer(create_app(browser_feed, ReplayConsole(browser_feed), "bench"))
+            browser_server.start()
+            try:
+                drawn_ms = browser_latencies(browser_feed, browser_server.url, args.steps)
+            finally:
+                browser_server.stop()
     finally:
         server.stop()
 
@@ -107,6 +163,8 @@ def main() -> None:
     print(f"{args.log.name}: {len(game.events)} events, {args.clients} WebSocket clients")
     print(summary("step → every client has the view", latencies))
     print(summary("build + serialise the largest view", build_ms))
+    if args.browser:
+        print(summary("step → drawn on the display in Chromium", drawn_ms))
 
 
 if __name__ == "__main__":

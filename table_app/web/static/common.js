@@ -17,8 +17,10 @@ const jantaku = (() => {
         // A restarted server starts counting again: a sequence far below ours means a new feed.
         if (data.view.sequence <= lastSequence && data.view.sequence !== 0) return;
         lastSequence = data.view.sequence;
-        document.body.dataset.sequence = String(lastSequence);
         onView(data.view);
+        document.body.dataset.sequence = String(lastSequence);
+        // For whoever watches the page (tests, the latency bench): this view is on screen now.
+        document.dispatchEvent(new CustomEvent("jantaku:drawn", { detail: lastSequence }));
       };
       socket.onclose = () => {
         if (onStatus) onStatus(false);
