@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+from table_app.domain.tile import all_kinds, red_fives
 from table_app.rules.events import Chi, Dahai, EndKyoku, Hora, Pon, Reach
-from table_app.rules.fold import new_game, replay
+from table_app.rules.fold import apply, new_game, replay
 from table_app.rules.record import GameLog
 from table_app.view.build import RuntimeExtras, build_view
 from table_app.view.model import AnnouncementText, DeviceStatus, RiichiView
@@ -115,3 +117,29 @@ def test_the_json_form_is_plain_json_with_tiles_in_compact_notation(game_log):
     assert data["seats"][0]["pond"][0]["tile"] == view.seats[0].pond[0].tile
     assert data["seats"][0]["open_hand"] is None
     assert all(isinstance(tile, str) and len(tile) == 2 for tile in data["dora_indicators"])
+
+
+def test_through_a_whole_game_no_concealed_tile_is_shown_while_a_hand_is_played(game_log):
+    state = new_game()
+    shown_at_ends = 0
+    for event in game_log.events:
+        state = apply(state, event)
+        view = build_view(state)
+        json.dumps(view.to_json(), ensure_ascii=False)  # every view of the game serialises
+        if view.in_hand:
+            assert all(seat.open_hand is None for seat in view.seats)
+            hand = state.hand
+            assert [len(seat.pond) for seat in view.seats] == [len(player.pond) for player in hand.players]
+        else:
+            shown_at_ends += sum(seat.open_hand is not None for seat in view.seats)
+    assert state.finished
+    assert view.finished
+    assert view.final_points == state.final_points
+    assert shown_at_ends > 0  # winners' hands were laid open at some point
+
+
+def test_every_tile_the_view_can_name_has_a_picture():
+    tiles = Path(__file__).resolve().parents[2] / "table_app" / "web" / "static" / "tiles"
+    codes = [str(tile) for tile in (*all_kinds(), *red_fives())] + ["back"]
+    missing = [code for code in codes if not (tiles / f"{code}.png").is_file()]
+    assert missing == []
