@@ -93,6 +93,14 @@ def test_the_display_follows_the_game_as_the_replay_advances(browser, served, ga
     assert meld[0].get_attribute("data-tile") == str(chi.pai)
     browser.save_screenshot(str(screenshot_path("display-win.png")))
 
+    step_to(served.feed, served.feed.length)
+    _shows_sequence(browser, served.feed.current().sequence)
+    assert _text(browser, "#round-ja") == "対局終了"
+    final = served.feed.current().final_points
+    shown = [_text(browser, f'.seat[data-seat="{s}"] .final-points') for s in range(4)]
+    assert shown == [f"{'+' if p > 0 else ''}{p:.1f} pt" for p in final]
+    browser.save_screenshot(str(screenshot_path("display-game-over.png")))
+
 
 def test_the_overlay_is_1920x1080_with_a_transparent_background(browser, served):
     step_to(served.feed, 60)

@@ -1,7 +1,7 @@
 // The table display: big scores, round, honba, sticks, dora, ponds, the last announcement.
 "use strict";
 
-function seatCard(seat) {
+function seatCard(seat, finalPoints) {
   const card = document.createElement("section");
   card.className = "seat" + (seat.dealer ? " dealer" : "") + (seat.on_turn ? " on-turn" : "");
   card.dataset.seat = String(seat.seat);
@@ -15,6 +15,13 @@ function seatCard(seat) {
   score.className = "score";
   score.textContent = jantaku.score(seat.score);
   card.append(head, score);
+  if (finalPoints) {
+    const points = document.createElement("div");
+    const value = finalPoints[seat.seat];
+    points.className = "final-points";
+    points.textContent = `${value > 0 ? "+" : ""}${value.toFixed(1)} pt`;
+    card.append(points);
+  }
   if (seat.tray) {
     const tray = document.createElement("div");
     tray.className = "tray" + (seat.tray.difference ? " off" : "");
@@ -35,7 +42,7 @@ function draw(view) {
   jantaku.tiles("dora", view.dora_indicators);
   jantaku.text("link", view.link === "absent" ? "" : `link ${view.link}`);
   jantaku.text("camera", view.camera === "absent" ? "" : `camera ${view.camera}`);
-  document.getElementById("seats").replaceChildren(...view.seats.map(seatCard));
+  document.getElementById("seats").replaceChildren(...view.seats.map((seat) => seatCard(seat, view.final_points)));
   jantaku.text("announce-ja", view.announcement ? view.announcement.ja : "");
   jantaku.text("announce-en", view.announcement ? view.announcement.en : "");
   jantaku.text("question", view.question ? `審判確認 ${view.question.ja} · referee to confirm: ${view.question.en}` : "");
