@@ -102,8 +102,10 @@ def test_the_display_follows_the_game_as_the_replay_advances(browser, served, ga
     browser.save_screenshot(str(screenshot_path("display-game-over.png")))
 
 
-def test_the_overlay_is_1920x1080_with_a_transparent_background(browser, served):
-    step_to(served.feed, 60)
+def test_the_overlay_is_1920x1080_with_a_transparent_background(browser, served, game_log):
+    from selenium.webdriver.common.by import By
+
+    step_to(served.feed, _index_of(game_log.events, Hora))  # riichi stick down, calls made, just before the win
     browser.execute_cdp_cmd(
         "Emulation.setDeviceMetricsOverride", {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False}
     )
@@ -122,6 +124,10 @@ def test_the_overlay_is_1920x1080_with_a_transparent_background(browser, served)
         )
         assert background == ["rgba(0, 0, 0, 0)", "rgba(0, 0, 0, 0)"]
         assert _text(browser, "#round-ja") == "東1局"
+        riichi_seats = [s.seat for s in served.feed.current().seats if s.riichi.value == "accepted"]
+        assert riichi_seats
+        for seat in riichi_seats:
+            assert browser.find_element(By.CSS_SELECTOR, f'.seat[data-seat="{seat}"] .stick').is_displayed()
         shot = browser.execute_cdp_cmd("Page.captureScreenshot", {"format": "png"})
         png = base64.b64decode(shot["data"])
         screenshot_path("overlay.png").write_bytes(png)
@@ -172,6 +178,13 @@ def test_the_console_refuses_a_missing_or_wrong_token_and_accepts_the_right_one(
     _wait(browser, lambda d: "409" in d.find_element(By.ID, "reply").text, "a refused undo shows its reason")
     step_to(served.feed, 40)
     _shows_sequence(browser, served.feed.current().sequence)
+    browser.find_element(By.CSS_SELECTOR, '#seats .seat[data-seat="2"] img.tile[data-index="3"]').click()
+    browser.find_element(By.ID, "correct-tile").send_keys("0s")
+    browser.find_element(By.CSS_SELECTOR, "#correct button").click()
+    _wait(browser, lambda d: "correct-tile: accepted" in d.find_element(By.ID, "reply").text, "correction refused")
+    assert served.console.corrections[-1].seat == 2
+    assert served.console.corrections[-1].index == 3
+    assert str(served.console.corrections[-1].tile) == "0s"
     browser.save_screenshot(str(screenshot_path("console.png")))
 
 

@@ -36,7 +36,16 @@ function draw(view) {
     const label = document.createElement("span");
     label.className = "label";
     label.textContent = `${seat.seat} ${seat.wind_ja} ${seat.name} ${jantaku.score(seat.score)}`;
-    row.append(label, jantaku.pond(seat));
+    const pond = jantaku.pond(seat);
+    // Clicking a pond tile picks it for a correction: no counting discards by hand.
+    for (const image of pond.querySelectorAll("img.tile")) {
+      image.onclick = () => {
+        document.getElementById("correct-seat").value = String(seat.seat);
+        document.getElementById("correct-index").value = image.dataset.index;
+        document.getElementById("correct-tile").focus();
+      };
+    }
+    row.append(label, pond);
     return row;
   }));
 }
