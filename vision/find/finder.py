@@ -1,0 +1,213 @@
+"""Find tiles in a photo of a table: oriented quadrilaterals, touching tiles split apart.
+
+No calibration: the tile size is learnt from the photo itself (the lone tiles in it, or the
+thickness of rows), or given. Each tile comes out as four corners in portrait order
+(top-left, top-right, bottom-right, bottom-left with the long edges upright); which short edge
+is the face's top is left to the classifier, which reads the face both ways up.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Final
+
+import cv2
+import numpy as np
+
+from vision.find.foreground import tile_mask
+from vision.find.seams import TileSize, cut_row, seam_profile
+
+log = logging.getLogger(__name__)
+
+_MARGIN: Final = 3  # pixels of context around a blob's upright crop
+_SINGLE_SLACK: Final = (0.78, 1.3)  # a blob this close to one tile's size is one tile
+_ROW_SLACK: Final = 1.3  # a blob no thicker than this many tile heights is one row
+_MIN_FILL: Final = 0.3  # a piece's edge rows must be this full to count as the tile's extent
+#: A tile's top face is 20 × 27 mm on most automatic-table sets; seen from above with a bit of
+#: its side, the blob is a little squarer.
+TILE_ASPECT: Final = 0.76
+_BORDER_PX: Final = 2.0
+_MIN_TILE_EDGE_PX: Final = 12.0  # smaller than this, a face cannot be read anyway
+
+
+@dataclass(frozen=True, eq=False)
+class FoundTile:
+    corners: np.ndarray  # 4×2 float, portrait order; the top may be either short edge
+    sideways: bool  # lies with its long edge along its row (a riichi discard, a called tile)
+
+
+@dataclass(frozen=True, eq=False)
+class FindResult:
+    tiles: tuple[FoundTile, ...]
+    tile_size: TileSize | None
+
+
+def find_tiles(image: np.ndarray, tile_size: TileSize | None = None) -> FindResult:
+    """Every tile in a BGR image that does not touch the border."""
+    foreground = tile_mask(image)
+    contours, _ = cv2.findContours(foreground.mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    height, width = image.shape[:2]
+    contours = [c for c in contours if cv2.contourArea(c) > 60]
+    inner = [c for c in contours if not _touches_border(c, width, height)]
+    size = tile_size or estimate_tile_size(inner or contours)
+    if size is None:
+        log.info("no tile-shaped blobs found")
+        return FindResult((), None)
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    found: list[FoundTile] = []
+    for contour in contours:
+        if cv2.contourArea(contour) < 0.35 * size.width * size.height:
+            continue
+        found += [t for t in _split_blob(gray, contour, size) if _inside(t.corners, width, height)]
+    log.debug("found %d tiles of %.0f×%.0f px", len(found), size.width, size.height)
+    return FindResult(tuple(found), size)
+
+
+def estimate_tile_size(contours: list[np.ndarray]) -> TileSize | None:
+    """The tile size from the thickness of rows (the thinnest elongated blobs), else from lone tiles.
+
+    Rows are the commonest thing on a table (ponds, walls, melds, hands) and a row of upright
+    tiles is exactly one tile high; the width follows from a tile's known aspect.
+    """
+    rects = [(sorted(cv2.minAreaRect(c)[1]), cv2.contourArea(c)) for c in contours]
+    dims = [(float(short), float(long), float(area)) for (short, long), area in rects if short >= _MIN_TILE_EDGE_PX]
+    # Weighted by area, so slivers (a tile's side split off by glare) do not outvote real rows.
+    rows = sorted((short, area) for short, long, area in dims if short / long < 0.55)
+    if rows:
+        thinnest = _weighted_quantile(rows, 0.2)
+        height = _weighted_quantile([(s, a) for s, a in rows if s <= 1.3 * thinnest], 0.5)
+        return TileSize(height * TILE_ASPECT, height)
+    singles = [long for short, long, _ in dims if 0.6 <= short / long <= 0.95]
+    if singles:
+        height = float(np.median(singles))
+        return TileSize(height * TILE_ASPECT, height)
+    return None
+
+
+def _weighted_quantile(values: list[tuple[float, float]], quantile: float) -> float:
+    ordered = sorted(values)
+    weights = np.cumsum([w for _, w in ordered])
+    return ordered[int(np.searchsorted(weights, quantile * weights[-1]))][0]
+
+
+def _touches_border(contour: np.ndarray, width: int, height: int) -> bool:
+    x, y, w, h = cv2.boundingRect(contour)
+    return x <= 1 or y <= 1 or x + w >= width - 1 or y + h >= height - 1
+
+
+def _inside(corners: np.ndarray, width: int, height: int) -> bool:
+    """A tile cut by the frame's edge is not a tile we can read."""
+    return bool(
+        np.all(corners >= _BORDER_PX)
+        and np.all(corners[:, 0] <= width - 1 - _BORDER_PX)
+        and np.all(corners[:, 1] <= height - 1 - _BORDER_PX)
+    )
+
+
+def _split_blob(gray: np.ndarray, contour: np.ndarray, size: TileSize) -> list[FoundTile]:
+    (cx, cy), (rw, rh), angle = cv2.minAreaRect(contour)
+    crop_w, crop_h = int(np.ceil(rw)) + 2 * _MARGIN, int(np.ceil(rh)) + 2 * _MARGIN
+    # Turn the blob's rectangle upright, then move its centre to the crop's centre.
+    to_crop = cv2.getRotationMatrix2D((cx, cy), angle, 1.0)
+    to_crop[:, 2] += np.array([crop_w / 2 - cx, crop_h / 2 - cy])
+    blob_mask = np.zeros(gray.shape, np.uint8)
+    cv2.drawContours(blob_mask, [contour], -1, 255, thickness=cv2.FILLED)
+    mask = cv2.warpAffine(blob_mask, to_crop, (crop_w, crop_h), flags=cv2.INTER_NEAREST)
+    crop = cv2.warpAffine(gray, to_crop, (crop_w, crop_h), flags=cv2.INTER_LINEAR)
+    from_crop = cv2.invertAffineTransform(to_crop)
+    pieces = _split_region(crop, mask, size)
+    tiles = []
+    for quad, sideways in pieces:
+        image_quad = cv2.transform(quad[None, :, :], from_crop)[0]
+        tiles.append(FoundTile(image_quad.astype(np.float32), sideways))
+    return tiles
+
+
+def _split_region(gray: np.ndarray, mask: np.ndarray, size: TileSize) -> list[tuple[np.ndarray, bool]]:
+    """Pieces of an upright crop as (quad in crop pixels, sideways)."""
+    bounds = _bounds(mask)
+    if bounds is None:
+        return []
+    x0, y0, x1, y1 = bounds
+    gray, mask = gray[y0:y1, x0:x1], mask[y0:y1, x0:x1]
+    h, w = mask.shape
+    offset = np.array([x0, y0], np.float32)
+    if _is_single(w, h, size):
+        return [(_portrait_quad(0, 0, w, h) + offset, False)]
+    if h <= _ROW_SLACK * size.height and w > h:
+        return [(q + offset, s) for q, s in _split_row(gray, mask, size)]
+    if w <= _ROW_SLACK * size.height:
+        return [(_transposed(q) + offset, s) for q, s in _split_row(gray.T, mask.T, size)]
+    # Several rows stuck together (a pond): cut into rows across whichever axis has the
+    # stronger full-length seams, then split each row.
+    along_x = _strips(gray, mask, size)
+    along_y = _strips(gray.T, mask.T, size)
+    if len(along_x[1]) < 2 and len(along_y[1]) < 2:
+        # No row structure found: treat the blob as one row along its long side.
+        if w >= h:
+            return [(q + offset, s) for q, s in _split_row(gray, mask, size)]
+        return [(_transposed(q) + offset, s) for q, s in _split_row(gray.T, mask.T, size)]
+    if len(along_y[1]) < 2 or (len(along_x[1]) >= 2 and along_x[0] >= along_y[0]):
+        along_x = (np.inf, along_x[1])
+    pieces: list[tuple[np.ndarray, bool]] = []
+    if along_x[0] >= along_y[0]:
+        for start, end in along_x[1]:
+            pieces += [(q + offset + (0, start), s) for q, s in _split_region(gray[start:end], mask[start:end], size)]
+    else:
+        for start, end in along_y[1]:
+            sub = _split_region(gray[:, start:end], mask[:, start:end], size)
+            pieces += [(q + offset + (start, 0), s) for q, s in sub]
+    return pieces
+
+
+def _strips(gray: np.ndarray, mask: np.ndarray, size: TileSize) -> tuple[float, list[tuple[int, int]]]:
+    """Cut a crop into horizontal strips a tile high; returns the mean seam score and the strips."""
+    profile = seam_profile(gray.T, mask.T)
+    row_size = TileSize(size.height, size.height)  # strips are a tile high
+    extent = np.ones(len(profile), np.float32)
+    strips = cut_row(profile, extent, row_size, allow_sideways=False)
+    cuts = [end for _, end in strips[:-1]]
+    score = float(np.mean(profile[cuts])) if cuts else 0.0
+    return score, strips
+
+
+def _split_row(gray: np.ndarray, mask: np.ndarray, size: TileSize) -> list[tuple[np.ndarray, bool]]:
+    profile = seam_profile(gray, mask)
+    extent = (mask > 0).sum(axis=0) / max(size.height, 1.0)
+    pieces = []
+    for start, end in cut_row(profile, np.clip(extent, 0, 1.2).astype(np.float32), size):
+        column = mask[:, start:end] > 0
+        rows = np.flatnonzero(column.mean(axis=1) >= _MIN_FILL)
+        if len(rows) == 0:
+            continue
+        top, bottom = int(rows[0]), int(rows[-1]) + 1
+        sideways = (end - start) > (bottom - top)
+        pieces.append((_portrait_quad(start, top, end, bottom), sideways))
+    return pieces
+
+
+def _portrait_quad(x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
+    """Corners with the long edges upright: a landscape box is read turned a quarter clockwise."""
+    if x1 - x0 <= y1 - y0:
+        return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+    return np.array([[x0, y1], [x0, y0], [x1, y0], [x1, y1]], np.float32)
+
+
+def _transposed(quad: np.ndarray) -> np.ndarray:
+    # Swapping x and y mirrors the quad; reversing the order keeps it turning the same way.
+    swapped = quad[:, ::-1]
+    return _portrait_quad(*swapped.min(axis=0), *swapped.max(axis=0))
+
+
+def _is_single(w: int, h: int, size: TileSize) -> bool:
+    short, long = sorted((w, h))
+    low, high = _SINGLE_SLACK
+    return low * size.width <= short <= high * size.width and low * size.height <= long <= high * size.height
+
+
+def _bounds(mask: np.ndarray) -> tuple[int, int, int, int] | None:
+    ys, xs = np.nonzero(mask)
+    if len(xs) == 0:
+        return None
+    return int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1

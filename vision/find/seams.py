@@ -1,0 +1,107 @@
+"""Cutting a blob of touching tiles into tiles, using the known tile size and the seams between them.
+
+The blob is first turned upright into its own frame (its minimum-area rectangle), where rows
+of tiles run along an axis. Along a row, every column gets a seam score: how much the mask
+thins there (rounded corners and gaps) plus how strongly the brightness changes across the
+column in most rows (a tile's edge runs the full height; a symbol's strokes do not). A small
+dynamic programme then picks the cuts that maximise the seam score with every piece as long
+as an upright tile is wide or a sideways tile is long.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+import cv2
+import numpy as np
+
+_LENGTH_TOLERANCE: Final = 0.16  # a piece may be this much longer or shorter than a tile edge
+_SIDEWAYS_BONUS: Final = 0.5  # weight of "a sideways piece is as short across as a tile is wide"
+
+
+@dataclass(frozen=True, slots=True)
+class TileSize:
+    """A tile's top face in image pixels (short and long edge)."""
+
+    width: float
+    height: float
+
+
+def seam_profile(gray: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Seam score per column of an upright blob crop (float32, about 0..2).
+
+    A seam is a thin line darker than both sides (a bevel, a gap showing shadowed felt) or
+    lighter than both (felt between dark tiles), in most rows of the blob.
+    """
+    occupancy = (mask > 0).mean(axis=0)
+    occupancy = occupancy / max(float(occupancy.max()), 1e-6)
+    rows = (mask > 0).mean(axis=1) > 0.5
+    if not rows.any():
+        return np.zeros(mask.shape[1], np.float32)
+    smooth = cv2.GaussianBlur(gray, (0, 0), sigmaX=0.8)[rows]
+    step = 3
+    left = np.pad(smooth, ((0, 0), (step, 0)), mode="edge")[:, :-step]
+    right = np.pad(smooth, ((0, 0), (0, step)), mode="edge")[:, step:]
+    valley = np.minimum(left, right) - smooth
+    ridge = smooth - np.maximum(left, right)
+    line = np.median(np.maximum(np.maximum(valley, ridge), 0.0), axis=0)
+    line = line / max(float(np.percentile(line, 98)), 6.0)
+    return np.asarray(np.clip(line, 0, 1.5) + (1.0 - occupancy), np.float32)
+
+
+def cut_row(
+    profile: np.ndarray, extent: np.ndarray, size: TileSize, *, allow_sideways: bool = True
+) -> list[tuple[int, int]]:
+    """Pieces ``[start, end)`` along a row of ``len(profile)`` columns.
+
+    ``extent`` is the fraction of the row's height the mask fills in each column; a sideways
+    tile fills about width/height of it, an upright one all of it.
+    """
+    length = len(profile)
+    lengths = [(n, sideways) for n, sideways in _piece_lengths(size) if allow_sideways or not sideways]
+    best = np.full(length + 1, -np.inf)
+    best[0] = 0.0
+    back: list[tuple[int, bool]] = [(0, False)] * (length + 1)
+    cumulative = np.concatenate([[0.0], np.cumsum(extent)])
+    sideways_fill = size.width / size.height
+    for end in range(1, length + 1):
+        for piece, sideways in lengths:
+            start = end - piece
+            if start < 0 or best[start] == -np.inf:
+                continue
+            fill = (cumulative[end] - cumulative[start]) / piece
+            expected = sideways_fill if sideways else 1.0
+            score = best[start] + (profile[end] if end < length else 1.0) - _SIDEWAYS_BONUS * abs(fill - expected)
+            if score > best[end]:
+                best[end] = score
+                back[end] = (start, sideways)
+    found_end = _best_end(best, size)
+    if found_end is None:
+        return [(0, length)]
+    end = found_end
+    pieces = []
+    while end > 0:
+        start, _ = back[end]
+        pieces.append((start, end))
+        end = start
+    return pieces[::-1]
+
+
+def _piece_lengths(size: TileSize) -> list[tuple[int, bool]]:
+    lengths = []
+    for edge, sideways in ((size.width, False), (size.height, True)):
+        low = max(int(edge * (1 - _LENGTH_TOLERANCE)), 2)
+        high = int(np.ceil(edge * (1 + _LENGTH_TOLERANCE)))
+        lengths += [(n, sideways) for n in range(low, high + 1)]
+    return lengths
+
+
+def _best_end(best: np.ndarray, size: TileSize) -> int | None:
+    """The row may end a little short of the blob (a ragged mask edge): take the best nearby end."""
+    length = len(best) - 1
+    slack = int(size.width * _LENGTH_TOLERANCE)
+    window = best[max(length - slack, 1) :]
+    if not np.isfinite(window).any():
+        return None
+    return max(length - slack, 1) + int(np.argmax(window))
