@@ -6,9 +6,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from table_app.cli import hand_command
+from table_app.cli import hand_command, vision_command
 
-_COMMANDS = (hand_command,)
+_COMMANDS = (hand_command, vision_command)
 
 
 def build_parser() -> argparse.ArgumentParser:

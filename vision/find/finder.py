@@ -21,12 +21,15 @@ from vision.find.seams import TileSize, cut_row, seam_profile
 log = logging.getLogger(__name__)
 
 _MARGIN: Final = 3  # pixels of context around a blob's upright crop
-_SINGLE_SLACK: Final = (0.78, 1.3)  # a blob this close to one tile's size is one tile
-_ROW_SLACK: Final = 1.3  # a blob no thicker than this many tile heights is one row
+# A blob is the top face plus the side a camera sees off-centre (up to ~40% more).
+_SINGLE_SLACK: Final = (0.8, 1.45)  # a blob this close to one tile's size is one tile
+_ROW_SLACK: Final = 1.5  # a blob no thicker than this many tile heights is one row
+_SHARP_OUTLINE: Final = 9.0  # median grey-level step per pixel along a tile blob's outline
+_SIDE_TRIM: Final = 1.1  # a piece longer than this many face lengths has its side trimmed off
 _MIN_FILL: Final = 0.3  # a piece's edge rows must be this full to count as the tile's extent
 #: A tile's top face is 20 × 27 mm on most automatic-table sets; seen from above with a bit of
 #: its side, the blob is a little squarer.
-TILE_ASPECT: Final = 0.76
+TILE_ASPECT: Final = 0.74
 _BORDER_PX: Final = 2.0
 _MIN_TILE_EDGE_PX: Final = 12.0  # smaller than this, a face cannot be read anyway
 
@@ -46,29 +49,32 @@ class FindResult:
 def find_tiles(image: np.ndarray, tile_size: TileSize | None = None) -> FindResult:
     """Every tile in a BGR image that does not touch the border."""
     foreground = tile_mask(image)
-    contours, _ = cv2.findContours(foreground.mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contours, _ = cv2.findContours(foreground.mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     height, width = image.shape[:2]
-    contours = [c for c in contours if cv2.contourArea(c) > 60]
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    contours = [c for c in contours if cv2.contourArea(c) > 60 and _has_sharp_outline(gray, c)]
     inner = [c for c in contours if not _touches_border(c, width, height)]
-    size = tile_size or estimate_tile_size(inner or contours)
+    size = tile_size or estimate_tile_size(inner or contours, gray)
     if size is None:
         log.info("no tile-shaped blobs found")
         return FindResult((), None)
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    centre = np.array([width / 2, height / 2], np.float32)
     found: list[FoundTile] = []
     for contour in contours:
         if cv2.contourArea(contour) < 0.35 * size.width * size.height:
             continue
-        found += [t for t in _split_blob(gray, contour, size) if _inside(t.corners, width, height)]
+        pieces = [_trim_side(t, size, centre) for t in _split_blob(gray, contour, size)]
+        found += [t for t in pieces if _inside(t.corners, width, height)]
     log.debug("found %d tiles of %.0f×%.0f px", len(found), size.width, size.height)
     return FindResult(tuple(found), size)
 
 
-def estimate_tile_size(contours: list[np.ndarray]) -> TileSize | None:
-    """The tile size from the thickness of rows (the thinnest elongated blobs), else from lone tiles.
+def estimate_tile_size(contours: list[np.ndarray], gray: np.ndarray) -> TileSize | None:
+    """The tile size from the rows on the table (ponds, walls, melds, hands), else from lone tiles.
 
-    Rows are the commonest thing on a table (ponds, walls, melds, hands) and a row of upright
-    tiles is exactly one tile high; the width follows from a tile's known aspect.
+    A row's thickness is a tile's height plus whatever side the camera sees, so it only bounds
+    the size; the spacing of the seams along the longest rows gives the width itself, and the
+    height follows from a tile's known aspect.
     """
     rects = [(sorted(cv2.minAreaRect(c)[1]), cv2.contourArea(c)) for c in contours]
     dims = [(float(short), float(long), float(area)) for (short, long), area in rects if short >= _MIN_TILE_EDGE_PX]
@@ -76,13 +82,71 @@ def estimate_tile_size(contours: list[np.ndarray]) -> TileSize | None:
     rows = sorted((short, area) for short, long, area in dims if short / long < 0.55)
     if rows:
         thinnest = _weighted_quantile(rows, 0.2)
-        height = _weighted_quantile([(s, a) for s, a in rows if s <= 1.3 * thinnest], 0.5)
-        return TileSize(height * TILE_ASPECT, height)
+        thickness = _weighted_quantile([(s, a) for s, a in rows if s <= 1.3 * thinnest], 0.5)
+        longest = sorted(
+            (c for c in contours if _elongation(c) > 1.8), key=lambda c: max(cv2.minAreaRect(c)[1]), reverse=True
+        )[:4]
+        periods = [p for p in (_row_period(gray, c, thickness) for c in longest) if p is not None]
+        width = float(np.median(periods)) if periods else thickness * TILE_ASPECT / 1.15
+        return TileSize(width, width / TILE_ASPECT)
     singles = [long for short, long, _ in dims if 0.6 <= short / long <= 0.95]
     if singles:
         height = float(np.median(singles))
         return TileSize(height * TILE_ASPECT, height)
     return None
+
+
+def _has_sharp_outline(gray: np.ndarray, contour: np.ndarray) -> bool:
+    """Tiles have crisp edges; a lamp's reflection on the felt fades out softly."""
+    points = contour[:, 0, :]
+    x0, y0 = np.maximum(points.min(axis=0) - 2, 0)
+    x1, y1 = points.max(axis=0) + 3
+    patch = gray[y0:y1, x0:x1]
+    magnitude = np.hypot(cv2.Sobel(patch, cv2.CV_32F, 1, 0), cv2.Sobel(patch, cv2.CV_32F, 0, 1)) / 4.0
+    magnitude = np.asarray(cv2.dilate(magnitude, np.ones((3, 3), np.uint8)))
+    on_outline = magnitude[points[:, 1] - y0, points[:, 0] - x0]
+    return bool(np.median(on_outline) >= _SHARP_OUTLINE)
+
+
+def _elongation(contour: np.ndarray) -> float:
+    short, long = sorted(cv2.minAreaRect(contour)[1])
+    return float(long / max(short, 1.0))
+
+
+def _row_period(gray: np.ndarray, contour: np.ndarray, thickness: float) -> float | None:
+    """The spacing of seams along a row blob: its profile's strongest autocorrelation lag in the
+    range a tile's width can have given the row's thickness."""
+    crop, mask, _ = _upright_crop(gray, contour)
+    if crop.shape[0] > crop.shape[1]:
+        crop, mask = crop.T, mask.T
+    profile = seam_profile(crop, mask)
+    profile = profile - profile.mean()
+    low, high = int(0.45 * thickness), int(0.8 * thickness) + 1
+    if len(profile) < 3 * high or low < 3:
+        return None
+    correlation = np.array(
+        [float(np.dot(profile[:-lag], profile[lag:])) / (len(profile) - lag) for lag in range(low, high)]
+    )
+    zero = float(np.dot(profile, profile)) / len(profile)
+    best = int(np.argmax(correlation))
+    if zero <= 0 or correlation[best] < 0.1 * zero:
+        return None
+    return float(low + best)
+
+
+def _trim_side(tile: FoundTile, size: TileSize, centre: np.ndarray) -> FoundTile:
+    """Cut off the tile's side, which the camera sees on the edge facing the image centre."""
+    corners = tile.corners.copy()
+    for one, other, limit in (([0, 1], [3, 2], size.height), ([0, 3], [1, 2], size.width)):
+        length = float(np.linalg.norm(corners[one].mean(axis=0) - corners[other].mean(axis=0)))
+        if length <= _SIDE_TRIM * limit:
+            continue
+        one_nearer = np.linalg.norm(corners[one].mean(axis=0) - centre) < np.linalg.norm(
+            corners[other].mean(axis=0) - centre
+        )
+        near, far = (one, other) if one_nearer else (other, one)
+        corners[near] = corners[far] + (corners[near] - corners[far]) * (limit / length)
+    return FoundTile(corners, tile.sideways)
 
 
 def _weighted_quantile(values: list[tuple[float, float]], quantile: float) -> float:
@@ -106,6 +170,17 @@ def _inside(corners: np.ndarray, width: int, height: int) -> bool:
 
 
 def _split_blob(gray: np.ndarray, contour: np.ndarray, size: TileSize) -> list[FoundTile]:
+    crop, mask, from_crop = _upright_crop(gray, contour)
+    tiles = []
+    for quad, sideways in _split_region(crop, mask, size):
+        image_quad = cv2.transform(quad[None, :, :], from_crop)[0]
+        tiles.append(FoundTile(image_quad.astype(np.float32), sideways))
+    return tiles
+
+
+def _upright_crop(gray: np.ndarray, contour: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The blob turned upright in its minimum-area rectangle: grey crop, blob mask, and the
+    affine map from crop back to image pixels."""
     (cx, cy), (rw, rh), angle = cv2.minAreaRect(contour)
     crop_w, crop_h = int(np.ceil(rw)) + 2 * _MARGIN, int(np.ceil(rh)) + 2 * _MARGIN
     # Turn the blob's rectangle upright, then move its centre to the crop's centre.
@@ -115,13 +190,7 @@ def _split_blob(gray: np.ndarray, contour: np.ndarray, size: TileSize) -> list[F
     cv2.drawContours(blob_mask, [contour], -1, 255, thickness=cv2.FILLED)
     mask = cv2.warpAffine(blob_mask, to_crop, (crop_w, crop_h), flags=cv2.INTER_NEAREST)
     crop = cv2.warpAffine(gray, to_crop, (crop_w, crop_h), flags=cv2.INTER_LINEAR)
-    from_crop = cv2.invertAffineTransform(to_crop)
-    pieces = _split_region(crop, mask, size)
-    tiles = []
-    for quad, sideways in pieces:
-        image_quad = cv2.transform(quad[None, :, :], from_crop)[0]
-        tiles.append(FoundTile(image_quad.astype(np.float32), sideways))
-    return tiles
+    return np.asarray(crop), np.asarray(mask), np.asarray(cv2.invertAffineTransform(to_crop))
 
 
 def _split_region(gray: np.ndarray, mask: np.ndarray, size: TileSize) -> list[tuple[np.ndarray, bool]]:
@@ -164,7 +233,7 @@ def _split_region(gray: np.ndarray, mask: np.ndarray, size: TileSize) -> list[tu
 def _strips(gray: np.ndarray, mask: np.ndarray, size: TileSize) -> tuple[float, list[tuple[int, int]]]:
     """Cut a crop into horizontal strips a tile high; returns the mean seam score and the strips."""
     profile = seam_profile(gray.T, mask.T)
-    row_size = TileSize(size.height, size.height)  # strips are a tile high
+    row_size = TileSize(size.height * 1.12, size.height)  # a tile high, the outer row with its side
     extent = np.ones(len(profile), np.float32)
     strips = cut_row(profile, extent, row_size, allow_sideways=False)
     cuts = [end for _, end in strips[:-1]]

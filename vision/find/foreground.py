@@ -18,6 +18,8 @@ import numpy as np
 log = logging.getLogger(__name__)
 
 _MIN_THRESHOLD = 0.035  # chromaticity distance below which a pixel is felt whatever Otsu says
+_MAX_THRESHOLD = 0.07  # Otsu on a table of strongly coloured backs would set it too high for ivory tiles
+_BRIGHTER = 1.8  # a light tile is at least this much brighter than the felt beside it
 
 
 @dataclass(frozen=True, eq=False)
@@ -37,13 +39,33 @@ def tile_mask(image: np.ndarray) -> Foreground:
     # Dark pixels have noisy chromaticity; a dark grey tile is still far from a saturated felt.
     scaled = np.clip(distance * 400.0, 0, 255).astype(np.uint8)
     otsu, _ = cv2.threshold(scaled, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    threshold = max(float(otsu) / 400.0, _MIN_THRESHOLD)
-    mask = (distance > threshold).astype(np.uint8) * 255
+    threshold = float(np.clip(float(otsu) / 400.0, _MIN_THRESHOLD, _MAX_THRESHOLD))
+    mask = ((distance > threshold) | _brightness_differs(image, distance < threshold * 0.6)).astype(np.uint8) * 255
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
     log.debug("felt chromaticity %s, threshold %.3f", np.round(felt, 3), threshold)
     return Foreground(mask, felt, threshold)
+
+
+def _brightness_differs(image: np.ndarray, surely_felt: np.ndarray) -> np.ndarray:
+    """Pixels much brighter than the felt around them (ivory tiles on a greyish felt).
+
+    The felt's brightness is interpolated from pixels that are surely felt by colour, so a
+    light gradient across the table does not count.
+    """
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    height, width = gray.shape
+    scale = 16
+    small_gray = cv2.resize(gray, (width // scale + 1, height // scale + 1), interpolation=cv2.INTER_AREA)
+    small_felt = cv2.resize(surely_felt.astype(np.float32), small_gray.shape[::-1], interpolation=cv2.INTER_AREA)
+    sigma = max(small_gray.shape) / 12
+    weight = cv2.GaussianBlur(small_felt, (0, 0), sigma) + 1e-3
+    felt_level = cv2.GaussianBlur(small_gray * small_felt, (0, 0), sigma) / weight
+    felt_level = cv2.resize(felt_level, (width, height), interpolation=cv2.INTER_LINEAR)
+    ratio = (gray + 8.0) / (felt_level + 8.0)
+    # Only brighter: darker-than-felt is what shadows are; dark tiles differ from felt by colour.
+    return np.asarray(ratio > _BRIGHTER)
 
 
 def _chromaticity(image: np.ndarray) -> np.ndarray:

@@ -88,7 +88,7 @@ def render_table(
         corners = _draw_tile(image, tile, camera, art, back_hue)
         if _inside(corners, options.size):
             truths.append(TileTruth(tile.label, corners, tile.sideways))
-    gloss = 0.25 + 0.75 * (np.abs(image - felt).max(axis=2) > 1.0)  # tiles shine, felt is matte
+    gloss = 0.08 + 0.92 * (np.abs(image - felt).max(axis=2) > 1.0)  # tiles shine, felt is matte
     if options.effects:
         frame = camera_effects(image, rng, gloss.astype(np.float32))
     else:
