@@ -29,6 +29,14 @@ class Detection:
     sideways: bool  # lies across its row
 
     @property
+    def label(self) -> int:
+        return self.reading.label
+
+    @property
+    def uncertain(self) -> bool:
+        return self.reading.uncertain
+
+    @property
     def box(self) -> tuple[int, int, int, int]:
         return bounding_box(self.corners)
 
