@@ -24,6 +24,7 @@ _MARGIN: Final = 3  # pixels of context around a blob's upright crop
 # A blob is the top face plus the side a camera sees off-centre (up to ~40% more).
 _SINGLE_SLACK: Final = (0.8, 1.45)  # a blob this close to one tile's size is one tile
 _ROW_SLACK: Final = 1.5  # a blob no thicker than this many tile heights is one row
+_SIDE_ALLOWANCE: Final = 1.22  # a row's thickness over a face's height, on average over a table
 _SHARP_OUTLINE: Final = 9.0  # median grey-level step per pixel along a tile blob's outline
 _SIDE_TRIM: Final = 1.1  # a piece longer than this many face lengths has its side trimmed off
 _MIN_FILL: Final = 0.3  # a piece's edge rows must be this full to count as the tile's extent
@@ -53,8 +54,7 @@ def find_tiles(image: np.ndarray, tile_size: TileSize | None = None) -> FindResu
     height, width = image.shape[:2]
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
     contours = [c for c in contours if cv2.contourArea(c) > 60 and _has_sharp_outline(gray, c)]
-    inner = [c for c in contours if not _touches_border(c, width, height)]
-    size = tile_size or estimate_tile_size(inner or contours, gray)
+    size = tile_size or estimate_tile_size(contours)  # a row cut by the frame is still a row's thickness
     if size is None:
         log.info("no tile-shaped blobs found")
         return FindResult((), None)
@@ -69,29 +69,27 @@ def find_tiles(image: np.ndarray, tile_size: TileSize | None = None) -> FindResu
     return FindResult(tuple(found), size)
 
 
-def estimate_tile_size(contours: list[np.ndarray], gray: np.ndarray) -> TileSize | None:
+def estimate_tile_size(contours: list[np.ndarray]) -> TileSize | None:
     """The tile size from the rows on the table (ponds, walls, melds, hands), else from lone tiles.
 
     A row's thickness is a tile's height plus whatever side the camera sees, so it only bounds
-    the size; the spacing of the seams along the longest rows gives the width itself, and the
-    height follows from a tile's known aspect.
+    the size: a camera 0.7-1 m over the table sees about a third more than the face at the
+    table's edge, less near the middle; the width follows from a tile's known aspect.
     """
     rects = [(sorted(cv2.minAreaRect(c)[1]), cv2.contourArea(c)) for c in contours]
     dims = [(float(short), float(long), float(area)) for (short, long), area in rects if short >= _MIN_TILE_EDGE_PX]
-    # Weighted by area, so slivers (a tile's side split off by glare) do not outvote real rows.
-    rows = sorted((short, area) for short, long, area in dims if short / long < 0.55)
+    rows = [(short, area) for short, long, area in dims if short / long < 0.55]
     if rows:
-        thinnest = _weighted_quantile(rows, 0.2)
-        thickness = _weighted_quantile([(s, a) for s, a in rows if s <= 1.3 * thinnest], 0.5)
-        longest = sorted(
-            (c for c in contours if _elongation(c) > 1.8), key=lambda c: max(cv2.minAreaRect(c)[1]), reverse=True
-        )[:4]
-        periods = [p for p in (_row_period(gray, c, thickness) for c in longest) if p is not None]
-        width = float(np.median(periods)) if periods else thickness * TILE_ASPECT / 1.15
-        return TileSize(width, width / TILE_ASPECT)
+        # Slivers (a tile's side split off by glare) are not rows: only sizeable blobs count.
+        largest = max(area for _, area in rows)
+        sizeable = [short for short, area in rows if area >= 0.2 * largest]
+        thinnest = min(sizeable)
+        thickness = float(np.median([short for short in sizeable if short <= 1.3 * thinnest]))
+        height = thickness / _SIDE_ALLOWANCE
+        return TileSize(height * TILE_ASPECT, height)
     singles = [long for short, long, _ in dims if 0.6 <= short / long <= 0.95]
     if singles:
-        height = float(np.median(singles))
+        height = float(np.median(singles)) / _SIDE_ALLOWANCE
         return TileSize(height * TILE_ASPECT, height)
     return None
 
@@ -113,27 +111,6 @@ def _elongation(contour: np.ndarray) -> float:
     return float(long / max(short, 1.0))
 
 
-def _row_period(gray: np.ndarray, contour: np.ndarray, thickness: float) -> float | None:
-    """The spacing of seams along a row blob: its profile's strongest autocorrelation lag in the
-    range a tile's width can have given the row's thickness."""
-    crop, mask, _ = _upright_crop(gray, contour)
-    if crop.shape[0] > crop.shape[1]:
-        crop, mask = crop.T, mask.T
-    profile = seam_profile(crop, mask)
-    profile = profile - profile.mean()
-    low, high = int(0.45 * thickness), int(0.8 * thickness) + 1
-    if len(profile) < 3 * high or low < 3:
-        return None
-    correlation = np.array(
-        [float(np.dot(profile[:-lag], profile[lag:])) / (len(profile) - lag) for lag in range(low, high)]
-    )
-    zero = float(np.dot(profile, profile)) / len(profile)
-    best = int(np.argmax(correlation))
-    if zero <= 0 or correlation[best] < 0.1 * zero:
-        return None
-    return float(low + best)
-
-
 def _trim_side(tile: FoundTile, size: TileSize, centre: np.ndarray) -> FoundTile:
     """Cut off the tile's side, which the camera sees on the edge facing the image centre."""
     corners = tile.corners.copy()
@@ -147,17 +124,6 @@ def _trim_side(tile: FoundTile, size: TileSize, centre: np.ndarray) -> FoundTile
         near, far = (one, other) if one_nearer else (other, one)
         corners[near] = corners[far] + (corners[near] - corners[far]) * (limit / length)
     return FoundTile(corners, tile.sideways)
-
-
-def _weighted_quantile(values: list[tuple[float, float]], quantile: float) -> float:
-    ordered = sorted(values)
-    weights = np.cumsum([w for _, w in ordered])
-    return ordered[int(np.searchsorted(weights, quantile * weights[-1]))][0]
-
-
-def _touches_border(contour: np.ndarray, width: int, height: int) -> bool:
-    x, y, w, h = cv2.boundingRect(contour)
-    return x <= 1 or y <= 1 or x + w >= width - 1 or y + h >= height - 1
 
 
 def _inside(corners: np.ndarray, width: int, height: int) -> bool:
@@ -243,7 +209,9 @@ def _strips(gray: np.ndarray, mask: np.ndarray, size: TileSize) -> tuple[float, 
 
 def _split_row(gray: np.ndarray, mask: np.ndarray, size: TileSize) -> list[tuple[np.ndarray, bool]]:
     profile = seam_profile(gray, mask)
-    extent = (mask > 0).sum(axis=0) / max(size.height, 1.0)
+    # Relative to the row's thickness, which includes any side the camera sees.
+    counts = (mask > 0).sum(axis=0).astype(np.float32)
+    extent = counts / max(float(np.percentile(counts, 90)), 1.0)
     pieces = []
     for start, end in cut_row(profile, np.clip(extent, 0, 1.2).astype(np.float32), size):
         column = mask[:, start:end] > 0

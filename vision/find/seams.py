@@ -17,7 +17,9 @@ import cv2
 import numpy as np
 
 _LENGTH_TOLERANCE: Final = 0.16  # a piece may be this much longer or shorter than a tile edge
-_SIDEWAYS_BONUS: Final = 0.5  # weight of "a sideways piece is as short across as a tile is wide"
+_SIDEWAYS_FILL_WEIGHT: Final = 4.0  # weight of "a sideways piece is as short across as a tile is wide"
+_END_SLACK: Final = 0.15  # how far in from the blob's ends a row may start or stop (tile widths)
+_LENGTH_PRIOR: Final = 1.5  # weight of "a piece is as long as a tile": where seams are faint, even spacing wins
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,10 +63,13 @@ def cut_row(
     length = len(profile)
     lengths = [(n, sideways) for n, sideways in _piece_lengths(size) if allow_sideways or not sideways]
     best = np.full(length + 1, -np.inf)
-    best[0] = 0.0
-    back: list[tuple[int, bool]] = [(0, False)] * (length + 1)
+    # The row may start a little in from the blob's edge: the end tile's side is in the blob.
+    start_slack = min(int(size.width * _END_SLACK), length)
+    best[: start_slack + 1] = 0.0
+    back: list[tuple[int, bool]] = [(-1, False)] * (length + 1)
     cumulative = np.concatenate([[0.0], np.cumsum(extent)])
     sideways_fill = size.width / size.height
+    baseline = float(np.median(profile))  # every cut must earn its place: no bonus for cutting more
     for end in range(1, length + 1):
         for piece, sideways in lengths:
             start = end - piece
@@ -72,7 +77,13 @@ def cut_row(
                 continue
             fill = (cumulative[end] - cumulative[start]) / piece
             expected = sideways_fill if sideways else 1.0
-            score = best[start] + (profile[end] if end < length else 1.0) - _SIDEWAYS_BONUS * abs(fill - expected)
+            nominal = size.height if sideways else size.width
+            score = (
+                best[start]
+                + (profile[end] - baseline if end < length else 1.0)
+                - _SIDEWAYS_FILL_WEIGHT * abs(fill - expected)
+                - _LENGTH_PRIOR * abs(piece - nominal) / nominal
+            )
             if score > best[end]:
                 best[end] = score
                 back[end] = (start, sideways)
@@ -81,11 +92,11 @@ def cut_row(
         return [(0, length)]
     end = found_end
     pieces = []
-    while end > 0:
-        start, _ = back[end]
+    while back[end][0] >= 0:
+        start = back[end][0]
         pieces.append((start, end))
         end = start
-    return pieces[::-1]
+    return pieces[::-1] or [(0, length)]
 
 
 def _piece_lengths(size: TileSize) -> list[tuple[int, bool]]:
@@ -100,7 +111,7 @@ def _piece_lengths(size: TileSize) -> list[tuple[int, bool]]:
 def _best_end(best: np.ndarray, size: TileSize) -> int | None:
     """The row may end a little short of the blob (a ragged mask edge): take the best nearby end."""
     length = len(best) - 1
-    slack = int(size.width * _LENGTH_TOLERANCE)
+    slack = int(size.width * _END_SLACK)
     window = best[max(length - slack, 1) :]
     if not np.isfinite(window).any():
         return None
