@@ -90,5 +90,5 @@ def test_a_model_that_does_not_match_its_metadata_is_refused(tmp_path):
 
 
 def test_a_missing_model_is_named(tmp_path):
-    with pytest.raises(ModelError, match="nothing.onnx"):
+    with pytest.raises(ModelError, match=r"nothing\.onnx"):
         OnnxTileClassifier(tmp_path / "nothing.onnx")

@@ -23,7 +23,8 @@ def test_recall_and_precision_on_rendered_tables():
     for seed in range(100, 108):
         table = render_table(seed, TEST_RENDER)
         result = find_tiles(table.image)
-        matches = match_quads([t.corners for t in table.truths], [f.corners for f in result.tiles], _median_width(table.truths))
+        quads = [f.corners for f in result.tiles]
+        matches = match_quads([t.corners for t in table.truths], quads, _median_width(table.truths))
         truths += len(table.truths)
         found += len(result.tiles)
         matched += len(matches)
