@@ -68,8 +68,9 @@ def export_model(
             "recipe": recipe,
             "data": (
                 "crops of tiles on tables drawn by vision.render (FluffyStuff CC0 art): 'regular' style and its "
-                "lightness-inverted 'regular-dark' variation, backs recoloured to six hues; corners jittered "
-                "like a finder's; perspective, lighting, shadows, glare, blur, noise, JPEG in the renderer"
+                "lightness-inverted 'regular-dark' variation, backs recoloured to six hues; cut at the true "
+                "corners jittered, and at the corners the tile finder itself found; perspective, lighting, "
+                "shadows, glare, blur, noise, JPEG in the renderer"
             ),
             "held_out": "the 'black' art style (never in training), tables from seeds 1000000-1000079",
             "timings_s": timings,

@@ -35,8 +35,8 @@ HELD_OUT_SEEDS = range(1_000_000, 1_000_080)
 @dataclass(frozen=True, slots=True)
 class Recipe:
     seed: int = 7
-    train_tables: int = 900
-    steps: int = 2400
+    train_tables: int = 800
+    steps: int = 3200
     batch: int = 128
     learning_rate: float = 3e-3
 
@@ -59,7 +59,7 @@ def run(recipe: Recipe, out: str) -> None:
     torch.manual_seed(recipe.seed)
     started = time.monotonic()
     styles = {s: ArtStyle.REGULAR_DARK if s % 4 == 3 else ArtStyle.REGULAR for s in range(recipe.train_tables)}
-    train = render_crops(range(recipe.train_tables), styles)
+    train = render_crops(range(recipe.train_tables), styles, finder_crops=True)
     held_out = render_crops(HELD_OUT_SEEDS, dict.fromkeys(HELD_OUT_SEEDS, ArtStyle.BLACK), back_keep=1.0, red_copies=1)
     rendered = time.monotonic() - started
     log.info("train crops %d, held-out crops %d, rendering %.0f s", len(train.labels), len(held_out.labels), rendered)
