@@ -17,6 +17,7 @@ import numpy as np
 
 log = logging.getLogger(__name__)
 
+_OFFSET = 8.0  # added to every channel: keeps near-black pixels' chromaticity from exploding
 _MIN_THRESHOLD = 0.035  # chromaticity distance below which a pixel is felt whatever Otsu says
 _MAX_THRESHOLD = 0.07  # Otsu on a table of strongly coloured backs would set it too high for ivory tiles
 _BRIGHTER = 1.8  # a light tile is at least this much brighter than the felt beside it
@@ -35,7 +36,7 @@ def tile_mask(image: np.ndarray) -> Foreground:
         raise ValueError(f"expected a BGR uint8 image, got shape {image.shape} dtype {image.dtype}")
     small = cv2.resize(image, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA) if image.shape[1] > 800 else image
     felt = np.median(_chromaticity(small).reshape(-1, 3), axis=0)
-    distance = np.linalg.norm(_chromaticity(image) - felt, axis=2)
+    distance = _distance_from(image, felt)
     # Dark pixels have noisy chromaticity; a dark grey tile is still far from a saturated felt.
     scaled = np.clip(distance * 400.0, 0, 255).astype(np.uint8)
     otsu, _ = cv2.threshold(scaled, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
@@ -68,6 +69,18 @@ def _brightness_differs(image: np.ndarray, surely_felt: np.ndarray) -> np.ndarra
     return np.asarray(ratio > _BRIGHTER)
 
 
+def _distance_from(image: np.ndarray, felt: np.ndarray) -> np.ndarray:
+    """Per pixel, the distance of its chromaticity from ``felt`` (OpenCV's vectorised ops: this
+    runs on every pixel of every frame)."""
+    # With v = pixel + offset and s = sum(v): v/s - felt = (I - felt·1ᵀ) v / s, one linear map.
+    linear = np.eye(3, dtype=np.float32) - np.outer(felt, np.ones(3)).astype(np.float32)
+    affine = np.hstack([linear, (linear @ np.full(3, _OFFSET, np.float32))[:, None]])
+    difference = cv2.transform(image.astype(np.float32), affine)
+    total = cv2.transform(image.astype(np.float32), np.array([[1, 1, 1, 3 * _OFFSET]], np.float32))
+    squared = cv2.transform(cv2.multiply(difference, difference), np.array([[1, 1, 1]], np.float32))
+    return np.asarray(cv2.sqrt(squared) / total)
+
+
 def _chromaticity(image: np.ndarray) -> np.ndarray:
-    values = image.astype(np.float32) + 8.0  # the offset keeps near-black pixels from exploding
+    values = image.astype(np.float32) + _OFFSET
     return np.asarray(values / values.sum(axis=2, keepdims=True))

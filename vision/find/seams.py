@@ -10,6 +10,7 @@ as an upright tile is wide or a sideways tile is long.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Final
 
@@ -19,6 +20,7 @@ import numpy as np
 _LENGTH_TOLERANCE: Final = 0.16  # a piece may be this much longer or shorter than a tile edge
 _SIDEWAYS_FILL_WEIGHT: Final = 4.0  # weight of "a sideways piece is as short across as a tile is wide"
 _END_SLACK: Final = 0.15  # how far in from the blob's ends a row may start or stop (tile widths)
+_COARSE_WIDTH: Final = 14  # tiles wider than this many pixels are first cut on a coarser grid
 _LENGTH_PRIOR: Final = 1.5  # weight of "a piece is as long as a tile": where seams are faint, even spacing wins
 
 
@@ -58,8 +60,30 @@ def cut_row(
     """Pieces ``[start, end)`` along a row of ``len(profile)`` columns.
 
     ``extent`` is the fraction of the row's height the mask fills in each column; a sideways
-    tile fills about width/height of it, an upright one all of it.
+    tile fills about width/height of it, an upright one all of it. Large tiles are cut on a
+    coarser grid first (the programme's cost grows with the row's length in pixels), then
+    each cut moves to the strongest seam near it.
     """
+    factor = max(1, int(size.width // _COARSE_WIDTH))
+    if factor == 1:
+        return _cut_row(profile, extent, size, allow_sideways)
+    bins = len(profile) // factor
+    if bins < 2:
+        return [(0, len(profile))]
+    coarse_profile = profile[: bins * factor].reshape(bins, factor).max(axis=1)
+    coarse_extent = extent[: bins * factor].reshape(bins, factor).mean(axis=1)
+    coarse_size = TileSize(size.width / factor, size.height / factor)
+    coarse = _cut_row(coarse_profile, coarse_extent, coarse_size, allow_sideways)
+    cuts = [0] + [_refine(profile, end * factor, factor) for _, end in coarse[:-1]] + [len(profile)]
+    return [(start, end) for start, end in itertools.pairwise(cuts) if end > start]
+
+
+def _refine(profile: np.ndarray, cut: int, radius: int) -> int:
+    low, high = max(cut - radius, 1), min(cut + radius + 1, len(profile) - 1)
+    return low + int(np.argmax(profile[low:high])) if high > low else cut
+
+
+def _cut_row(profile: np.ndarray, extent: np.ndarray, size: TileSize, allow_sideways: bool) -> list[tuple[int, int]]:
     length = len(profile)
     lengths = [(n, sideways) for n, sideways in _piece_lengths(size) if allow_sideways or not sideways]
     best = np.full(length + 1, -np.inf)
@@ -70,23 +94,30 @@ def cut_row(
     cumulative = np.concatenate([[0.0], np.cumsum(extent)])
     sideways_fill = size.width / size.height
     baseline = float(np.median(profile))  # every cut must earn its place: no bonus for cutting more
-    for end in range(1, length + 1):
-        for piece, sideways in lengths:
-            start = end - piece
-            if start < 0 or best[start] == -np.inf:
-                continue
-            fill = (cumulative[end] - cumulative[start]) / piece
-            expected = sideways_fill if sideways else 1.0
-            nominal = size.height if sideways else size.width
-            score = (
-                best[start]
-                + (profile[end] - baseline if end < length else 1.0)
-                - _SIDEWAYS_FILL_WEIGHT * abs(fill - expected)
-                - _LENGTH_PRIOR * abs(piece - nominal) / nominal
-            )
-            if score > best[end]:
-                best[end] = score
-                back[end] = (start, sideways)
+    pieces = np.array([n for n, _ in lengths])
+    turned = np.array([sideways for _, sideways in lengths])
+    # The parts of a piece's score that depend only on its length and kind.
+    nominal = np.where(turned, size.height, size.width)
+    length_cost = _LENGTH_PRIOR * np.abs(pieces - nominal) / nominal
+    expected_fill = np.where(turned, sideways_fill, 1.0)
+    cut_gain = np.append(profile - baseline, 1.0)  # ending exactly at the blob's end is free
+    for end in range(int(pieces.min()), length + 1):
+        starts = end - pieces
+        usable = starts >= 0
+        if not usable.any():
+            continue
+        starts_ok = starts[usable]
+        fill = (cumulative[end] - cumulative[starts_ok]) / pieces[usable]
+        scores = (
+            best[starts_ok]
+            + cut_gain[end]
+            - _SIDEWAYS_FILL_WEIGHT * np.abs(fill - expected_fill[usable])
+            - length_cost[usable]
+        )
+        choice = int(np.argmax(scores))
+        if np.isfinite(scores[choice]) and scores[choice] > best[end]:
+            best[end] = scores[choice]
+            back[end] = (int(starts_ok[choice]), bool(turned[usable][choice]))
     found_end = _best_end(best, size)
     if found_end is None:
         return [(0, length)]
