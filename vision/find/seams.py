@@ -122,12 +122,12 @@ def _cut_row(profile: np.ndarray, extent: np.ndarray, size: TileSize, allow_side
     if found_end is None:
         return [(0, length)]
     end = found_end
-    pieces = []
+    cut: list[tuple[int, int]] = []
     while back[end][0] >= 0:
         start = back[end][0]
-        pieces.append((start, end))
+        cut.append((start, end))
         end = start
-    return pieces[::-1] or [(0, length)]
+    return cut[::-1] or [(0, length)]
 
 
 def _piece_lengths(size: TileSize) -> list[tuple[int, bool]]:
