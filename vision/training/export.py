@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +66,7 @@ def export_model(
         "uncertain_below": 0.6,
         "training": {
             "command": ".venv/bin/python -m vision.training.train --out models",
+            "code": _code_version(),
             "recipe": recipe,
             "data": (
                 "crops of tiles on tables drawn by vision.render (FluffyStuff CC0 art): 'regular' style and its "
@@ -81,3 +83,18 @@ def export_model(
     (folder / f"{MODEL_NAME}.json").write_text(json.dumps(metadata, indent=2) + "\n", encoding="utf-8")
     log.info("exported %s (%d bytes, sha256 %s)", onnx_path, onnx_path.stat().st_size, digest)
     return onnx_path
+
+
+def _code_version() -> str:
+    """The git commit the recipe ran from (the renderer and finder shape the data), and
+    whether the tree had uncommitted changes."""
+    root = Path(__file__).resolve().parents[2]
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        status = ["git", "status", "--porcelain", "--", "vision"]
+        dirty = subprocess.run(status, cwd=root, capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown (not a git checkout)"
+    return commit + (" with uncommitted changes" if dirty else "")
