@@ -29,6 +29,7 @@ def export_model(
     recipe: dict[str, Any],
     timings: dict[str, int],
     counts: dict[str, int],
+    code: str,
 ) -> Path:
     from vision.training.train import MEAN, STD  # noqa: PLC0415 - train imports this module
 
@@ -66,7 +67,7 @@ def export_model(
         "uncertain_below": 0.6,
         "training": {
             "command": ".venv/bin/python -m vision.training.train --out models",
-            "code": _code_version(),
+            "code": code,
             "recipe": recipe,
             "data": (
                 "crops of tiles on tables drawn by vision.render (FluffyStuff CC0 art): 'regular' style and its "
@@ -85,7 +86,7 @@ def export_model(
     return onnx_path
 
 
-def _code_version() -> str:
+def code_version() -> str:
     """The git commit the recipe ran from (the renderer and finder shape the data), and
     whether the tree had uncommitted changes."""
     root = Path(__file__).resolve().parents[2]

@@ -21,7 +21,7 @@ from torch import nn
 from vision.labels import LABEL_COUNT
 from vision.tile_art import ArtStyle
 from vision.training.dataset import CropSet, render_crops
-from vision.training.export import export_model
+from vision.training.export import code_version, export_model
 from vision.training.metrics import evaluate
 from vision.training.model import TileNet
 
@@ -57,6 +57,7 @@ def main() -> None:
 def run(recipe: Recipe, out: str) -> None:
     torch.set_num_threads(1)  # the development machine is shared; one thread keeps it reproducible too
     torch.manual_seed(recipe.seed)
+    code = code_version()  # at the start: the tree may change while the recipe runs
     started = time.monotonic()
     styles = {s: ArtStyle.REGULAR_DARK if s % 4 == 3 else ArtStyle.REGULAR for s in range(recipe.train_tables)}
     train = render_crops(range(recipe.train_tables), styles, finder_crops=True)
@@ -76,6 +77,7 @@ def run(recipe: Recipe, out: str) -> None:
         recipe=_recipe_dict(recipe),
         timings={"render_s": round(rendered), "train_s": round(trained)},
         counts={"train_crops": len(train.labels), "held_out_crops": len(held_out.labels)},
+        code=code,
     )
 
 
