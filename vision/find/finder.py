@@ -201,7 +201,7 @@ def _strips(gray: np.ndarray, mask: np.ndarray, size: TileSize) -> tuple[float, 
     profile = seam_profile(gray.T, mask.T)
     row_size = TileSize(size.height * 1.12, size.height)  # a tile high, the outer row with its side
     extent = np.ones(len(profile), np.float32)
-    strips = cut_row(profile, extent, row_size, allow_sideways=False)
+    strips = [(start, end) for start, end, _ in cut_row(profile, extent, row_size, allow_sideways=False)]
     cuts = [end for _, end in strips[:-1]]
     score = float(np.mean(profile[cuts])) if cuts else 0.0
     return score, strips
@@ -209,19 +209,41 @@ def _strips(gray: np.ndarray, mask: np.ndarray, size: TileSize) -> tuple[float, 
 
 def _split_row(gray: np.ndarray, mask: np.ndarray, size: TileSize) -> list[tuple[np.ndarray, bool]]:
     profile = seam_profile(gray, mask)
-    # Relative to the row's thickness, which includes any side the camera sees.
-    counts = (mask > 0).sum(axis=0).astype(np.float32)
-    extent = counts / max(float(np.percentile(counts, 90)), 1.0)
     pieces = []
-    for start, end in cut_row(profile, np.clip(extent, 0, 1.2).astype(np.float32), size):
+    for start, end, sideways in cut_row(profile, _fullness(mask, size), size):
         column = mask[:, start:end] > 0
         rows = np.flatnonzero(column.mean(axis=1) >= _MIN_FILL)
         if len(rows) == 0:
             continue
         top, bottom = int(rows[0]), int(rows[-1]) + 1
-        sideways = (end - start) > (bottom - top)
-        pieces.append((_portrait_quad(start, top, end, bottom), sideways))
+        quad = _portrait_quad(start, top, end, bottom)
+        pieces.append((quad if sideways == (end - start > bottom - top) else _quarter_turned(quad), sideways))
     return pieces
+
+
+def _fullness(mask: np.ndarray, size: TileSize) -> np.ndarray:
+    """Per column, how much of a tile's height the row's band holds there: 1 for an upright
+    tile, width/height where a sideways tile leaves a notch in either edge of the band.
+
+    Measured as the inward step of either edge from its usual place, so the side the camera
+    sees along one edge of the whole row does not count.
+    """
+    filled = mask > 0
+    present = filled.any(axis=0)
+    if not present.any():
+        return np.ones(mask.shape[1], np.float32)
+    top = np.where(present, filled.argmax(axis=0), mask.shape[0])
+    bottom = np.where(present, mask.shape[0] - filled[::-1].argmax(axis=0), 0)
+    usual_top = float(np.median(top[present]))
+    usual_bottom = float(np.median(bottom[present]))
+    notch = np.maximum(top - usual_top, usual_bottom - bottom).clip(0, None)
+    return np.asarray(1.0 - notch / size.height, np.float32).clip(0.0, 1.0)
+
+
+def _quarter_turned(quad: np.ndarray) -> np.ndarray:
+    """The same box read with the other pair of edges upright (a sideways tile whose side makes
+    it look squarer than it is)."""
+    return np.roll(quad, 1, axis=0)
 
 
 def _portrait_quad(x0: float, y0: float, x1: float, y1: float) -> np.ndarray:

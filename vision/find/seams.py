@@ -56,8 +56,8 @@ def seam_profile(gray: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 def cut_row(
     profile: np.ndarray, extent: np.ndarray, size: TileSize, *, allow_sideways: bool = True
-) -> list[tuple[int, int]]:
-    """Pieces ``[start, end)`` along a row of ``len(profile)`` columns.
+) -> list[tuple[int, int, bool]]:
+    """Pieces ``(start, end, sideways)`` along a row of ``len(profile)`` columns.
 
     ``extent`` is the fraction of the row's height the mask fills in each column; a sideways
     tile fills about width/height of it, an upright one all of it. Large tiles are cut on a
@@ -69,13 +69,14 @@ def cut_row(
         return _cut_row(profile, extent, size, allow_sideways)
     bins = len(profile) // factor
     if bins < 2:
-        return [(0, len(profile))]
+        return [(0, len(profile), False)]
     coarse_profile = profile[: bins * factor].reshape(bins, factor).max(axis=1)
     coarse_extent = extent[: bins * factor].reshape(bins, factor).mean(axis=1)
     coarse_size = TileSize(size.width / factor, size.height / factor)
     coarse = _cut_row(coarse_profile, coarse_extent, coarse_size, allow_sideways)
-    cuts = [0] + [_refine(profile, end * factor, factor) for _, end in coarse[:-1]] + [len(profile)]
-    return [(start, end) for start, end in itertools.pairwise(cuts) if end > start]
+    cuts = [0] + [_refine(profile, end * factor, factor) for _, end, _ in coarse[:-1]] + [len(profile)]
+    turned = [sideways for _, _, sideways in coarse]
+    return [(a, b, t) for (a, b), t in zip(itertools.pairwise(cuts), turned, strict=True) if b > a]
 
 
 def _refine(profile: np.ndarray, cut: int, radius: int) -> int:
@@ -83,7 +84,9 @@ def _refine(profile: np.ndarray, cut: int, radius: int) -> int:
     return low + int(np.argmax(profile[low:high])) if high > low else cut
 
 
-def _cut_row(profile: np.ndarray, extent: np.ndarray, size: TileSize, allow_sideways: bool) -> list[tuple[int, int]]:
+def _cut_row(
+    profile: np.ndarray, extent: np.ndarray, size: TileSize, allow_sideways: bool
+) -> list[tuple[int, int, bool]]:
     length = len(profile)
     lengths = [(n, sideways) for n, sideways in _piece_lengths(size) if allow_sideways or not sideways]
     best = np.full(length + 1, -np.inf)
@@ -120,14 +123,14 @@ def _cut_row(profile: np.ndarray, extent: np.ndarray, size: TileSize, allow_side
             back[end] = (int(starts_ok[choice]), bool(turned[usable][choice]))
     found_end = _best_end(best, size)
     if found_end is None:
-        return [(0, length)]
+        return [(0, length, False)]
     end = found_end
-    cut: list[tuple[int, int]] = []
+    cut: list[tuple[int, int, bool]] = []
     while back[end][0] >= 0:
-        start = back[end][0]
-        cut.append((start, end))
+        start, sideways = back[end]
+        cut.append((start, end, sideways))
         end = start
-    return cut[::-1] or [(0, length)]
+    return cut[::-1] or [(0, length, False)]
 
 
 def _piece_lengths(size: TileSize) -> list[tuple[int, bool]]:
