@@ -8,6 +8,7 @@ is the face's top is left to the classifier, which reads the face both ways up.
 
 from __future__ import annotations
 
+import itertools
 import logging
 from dataclasses import dataclass
 from typing import Final
@@ -16,6 +17,7 @@ import cv2
 import numpy as np
 
 from vision.find.foreground import tile_mask
+from vision.find.parts import split_directions
 from vision.find.seams import TileSize, cut_row, seam_profile
 
 log = logging.getLogger(__name__)
@@ -24,6 +26,7 @@ _MARGIN: Final = 3  # pixels of context around a blob's upright crop
 # A blob is the top face plus the side a camera sees off-centre (up to ~40% more).
 _SINGLE_SLACK: Final = (0.8, 1.45)  # a blob this close to one tile's size is one tile
 _ROW_SLACK: Final = 1.5  # a blob no thicker than this many tile heights is one row
+_ROW_MISFIT: Final = 2.0  # weight of "rows as high as a tile" against seam strength when cutting a pond
 _SIDE_ALLOWANCE: Final = 1.22  # a row's thickness over a face's height, on average over a table
 _SHARP_OUTLINE: Final = 9.0  # median grey-level step per pixel along a tile blob's outline
 _SIDE_TRIM: Final = 1.1  # a piece longer than this many face lengths has its side trimmed off
@@ -63,8 +66,9 @@ def find_tiles(image: np.ndarray, tile_size: TileSize | None = None) -> FindResu
     for contour in contours:
         if cv2.contourArea(contour) < 0.35 * size.width * size.height:
             continue
-        pieces = [_trim_side(t, size, centre) for t in _split_blob(gray, contour, size)]
-        found += [t for t in pieces if _inside(t.corners, width, height)]
+        for part in split_directions(image, contour, size):
+            pieces = [_trim_side(t, size, centre) for t in _split_blob(gray, part, size)]
+            found += [t for t in pieces if _inside(t.corners, width, height)]
     log.debug("found %d tiles of %.0f×%.0f px", len(found), size.width, size.height)
     return FindResult(tuple(found), size)
 
@@ -197,14 +201,30 @@ def _split_region(gray: np.ndarray, mask: np.ndarray, size: TileSize) -> list[tu
 
 
 def _strips(gray: np.ndarray, mask: np.ndarray, size: TileSize) -> tuple[float, list[tuple[int, int]]]:
-    """Cut a crop into horizontal strips a tile high; returns the mean seam score and the strips."""
+    """Cut a crop into horizontal strips a tile high; returns the mean seam score and the strips.
+
+    Rows in a pond are as high as a tile (the outermost one a little more, with its side), so
+    the crop is split evenly into a whole number of rows and each cut moves to the strongest
+    seam nearby; the number of rows whose seams are strongest wins.
+    """
     profile = seam_profile(gray.T, mask.T)
-    row_size = TileSize(size.height * 1.12, size.height)  # a tile high, the outer row with its side
-    extent = np.ones(len(profile), np.float32)
-    strips = [(start, end) for start, end, _ in cut_row(profile, extent, row_size, allow_sideways=False)]
-    cuts = [end for _, end in strips[:-1]]
-    score = float(np.mean(profile[cuts])) if cuts else 0.0
-    return score, strips
+    length = len(profile)
+    best: tuple[float, list[tuple[int, int]]] = (-np.inf, [(0, length)])
+    radius = max(1, int(0.2 * size.height))
+    for rows in range(max(2, int(length / (1.4 * size.height))), int(length / (0.9 * size.height)) + 1):
+        step = length / rows
+        cuts = [_strongest_near(profile, round(k * step), radius) for k in range(1, rows)]
+        misfit = abs(step / size.height - 1.05)
+        score = float(np.mean(profile[cuts])) - _ROW_MISFIT * misfit
+        if score > best[0]:
+            bounds = [0, *cuts, length]
+            best = (score, [(a, b) for a, b in itertools.pairwise(bounds) if b > a])
+    return best
+
+
+def _strongest_near(profile: np.ndarray, position: int, radius: int) -> int:
+    low, high = max(position - radius, 1), min(position + radius + 1, len(profile) - 1)
+    return low + int(np.argmax(profile[low:high])) if high > low else position
 
 
 def _split_row(gray: np.ndarray, mask: np.ndarray, size: TileSize) -> list[tuple[np.ndarray, bool]]:
