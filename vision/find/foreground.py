@@ -75,8 +75,9 @@ def _distance_from(image: np.ndarray, felt: np.ndarray) -> np.ndarray:
     # With v = pixel + offset and s = sum(v): v/s - felt = (I - felt·1ᵀ) v / s, one linear map.
     linear = np.eye(3, dtype=np.float32) - np.outer(felt, np.ones(3)).astype(np.float32)
     affine = np.hstack([linear, (linear @ np.full(3, _OFFSET, np.float32))[:, None]])
-    difference = cv2.transform(image.astype(np.float32), affine)
-    total = cv2.transform(image.astype(np.float32), np.array([[1, 1, 1, 3 * _OFFSET]], np.float32))
+    values = image.astype(np.float32)
+    difference = cv2.transform(values, affine)
+    total = cv2.transform(values, np.array([[1, 1, 1, 3 * _OFFSET]], np.float32))
     squared = cv2.transform(cv2.multiply(difference, difference), np.array([[1, 1, 1]], np.float32))
     return np.asarray(cv2.sqrt(squared) / total)
 
