@@ -89,3 +89,16 @@ def test_bare_felt_has_no_tiles():
 def test_a_grey_image_is_rejected_with_its_shape():
     with pytest.raises(ValueError, match=r"\(20, 30\)"):
         tile_mask(np.zeros((20, 30), np.uint8))
+
+
+def test_walls_meeting_at_the_corners_are_found_tile_by_tile():
+    # Four walls form one ring-shaped blob whose parts run in two directions.
+    seats = tuple(SeatLayout(PondLayout(()), wall_stacks=17) for _ in range(4))
+    layout = TableLayout((seats[0], seats[1], seats[2], seats[3]), (), dead_wall_seat=0)
+    table = render_table(2, RenderOptions(size=(1280, 1280), px_per_mm=(1.4, 1.4), effects=False), layout)
+    assert len(table.truths) == 9 + 7 + 17 * 3  # the dead wall's seat keeps nine stacks beside it
+    result = find_tiles(table.image)
+    quads = [f.corners for f in result.tiles]
+    matches = match_quads([t.corners for t in table.truths], quads, _median_width(table.truths))
+    assert len(matches) >= len(table.truths) - 3
+    assert len(result.tiles) <= len(table.truths) + 2
