@@ -57,6 +57,10 @@ def main() -> None:
     print(f"marked uncertain         {score.uncertain / max(score.matched, 1):.4f}")
     confusions = sorted((score.confusions or {}).items(), key=lambda item: -item[1])[:15]
     print("commonest confusions     " + ", ".join(f"{k} ×{v}" for k, v in confusions))
+    tallies = sorted((score.per_kind or {}).items(), key=lambda item: item[1][1] / item[1][0])
+    print("per-kind accuracy, worst first (matched tiles):")
+    for row in range(0, len(tallies), 7):
+        print("  " + "  ".join(f"{k:>4} {c / n:.2f} ({n:3d})" for k, (n, c) in tallies[row : row + 7]))
     print(f"frame → detections       median {statistics.median(frame_ms):.0f} ms, max {max(frame_ms):.0f} ms")
     batch = np.stack(crops)
     classifier.classify(batch[:8])  # warm up

@@ -59,10 +59,13 @@ class DetectionScore:
     angle_within_20: int = 0
     uncertain: int = 0
     confusions: dict[str, int] | None = None
+    per_kind: dict[str, list[int]] | None = None  # kind name -> [matched, correct]
 
     def add(self, truths: Sequence[TruthLike], detections: Sequence[DetectionLike], tile_width: float) -> None:
         if self.confusions is None:
             self.confusions = {}
+        if self.per_kind is None:
+            self.per_kind = {}
         matches = match_quads([t.corners for t in truths], [d.corners for d in detections], tile_width)
         self.truths += len(truths)
         self.detections += len(detections)
@@ -71,8 +74,11 @@ class DetectionScore:
             truth, found = truths[m.truth], detections[m.found]
             if found.label == truth.label:
                 self.label_correct += 1
+            tally = self.per_kind.setdefault(label_name(truth.label), [0, 0])
+            tally[0] += 1
             if kind_of_label(found.label) == kind_of_label(truth.label):
                 self.kind_correct += 1
+                tally[1] += 1
             else:
                 key = f"{label_name(truth.label)}->{label_name(found.label)}"
                 self.confusions[key] = self.confusions.get(key, 0) + 1
