@@ -15,6 +15,7 @@ from torch import nn
 
 from vision.crops import CROP_SIZE
 from vision.labels import LABEL_COUNT, is_red_label, label_name
+from vision.training.model import MEAN, STD
 
 log = logging.getLogger(__name__)
 
@@ -31,8 +32,6 @@ def export_model(
     counts: dict[str, int],
     code: str,
 ) -> Path:
-    from vision.training.train import MEAN, STD  # noqa: PLC0415 - train imports this module
-
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     onnx_path = folder / f"{MODEL_NAME}.onnx"

@@ -11,6 +11,10 @@ from torch import nn
 
 from vision.labels import LABEL_COUNT
 
+#: Input normalisation: ``(pixel / 255 - MEAN) / STD`` on BGR crops (written to the metadata).
+MEAN = 0.5
+STD = 0.25
+
 
 def _block(inputs: int, outputs: int, stride: int = 1) -> nn.Sequential:
     return nn.Sequential(

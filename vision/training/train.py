@@ -23,12 +23,10 @@ from vision.tile_art import ArtStyle
 from vision.training.dataset import CropSet, render_crops
 from vision.training.export import code_version, export_model
 from vision.training.metrics import evaluate
-from vision.training.model import TileNet
+from vision.training.model import MEAN, STD, TileNet
 
 log = logging.getLogger(__name__)
 
-MEAN = 0.5
-STD = 0.25
 HELD_OUT_SEEDS = range(1_000_000, 1_000_080)
 
 
