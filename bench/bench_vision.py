@@ -12,10 +12,11 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from pathlib import Path
 
 import numpy as np
 
-from vision.classifier import OnnxTileClassifier
+from vision.classifier import DEFAULT_MODEL, OnnxTileClassifier
 from vision.crops import crop_tile
 from vision.detect import detect_tiles
 from vision.evaluation import DetectionScore
@@ -29,8 +30,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=30)
     parser.add_argument("--style", choices=[s.value for s in ArtStyle], default=ArtStyle.BLACK.value)
+    parser.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="classifier model (default: the shipped one)")
     args = parser.parse_args()
-    classifier = OnnxTileClassifier()
+    classifier = OnnxTileClassifier(args.model)
     options = RenderOptions(size=(1920, 1080), style=ArtStyle(args.style))
     score = DetectionScore()
     frame_ms: list[float] = []
