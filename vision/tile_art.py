@@ -87,7 +87,7 @@ def _read(path: Path) -> np.ndarray:
     image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
     if image is None or image.ndim != 3 or image.shape[2] != 4:
         raise ValueError(f"tile art {path} is missing or not a BGRA PNG")
-    return cv2.resize(image, ART_SIZE, interpolation=cv2.INTER_AREA)
+    return np.asarray(cv2.resize(image, ART_SIZE, interpolation=cv2.INTER_AREA))
 
 
 def _over(face: np.ndarray, body: np.ndarray) -> np.ndarray:

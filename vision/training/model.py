@@ -41,4 +41,5 @@ class TileNet(nn.Module):
         self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(128, 2 * LABEL_COUNT))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.head(self.features(x))  # type: ignore[no-any-return]
+        logits: torch.Tensor = self.head(self.features(x))
+        return logits

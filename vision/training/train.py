@@ -126,7 +126,7 @@ def predict(model: nn.Module, images: np.ndarray) -> np.ndarray:
     """76 probabilities per crop, as the ONNX model's softmax would give."""
     with torch.no_grad():
         out = [torch.softmax(model(to_tensor(images[i : i + 512])), dim=1) for i in range(0, len(images), 512)]
-    return torch.cat(out).numpy()
+    return np.asarray(torch.cat(out).numpy())
 
 
 if __name__ == "__main__":
