@@ -6,9 +6,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from table_app.cli import hand_command, link_command, replay_command, table_sim_command, web_command
+from table_app.cli import hand_command, link_command, replay_command, table_sim_command, vision_command, web_command
 
-_COMMANDS = (hand_command, replay_command, table_sim_command, link_command, web_command)
+_COMMANDS = (hand_command, replay_command, table_sim_command, link_command, vision_command, web_command)
 
 
 def build_parser() -> argparse.ArgumentParser:

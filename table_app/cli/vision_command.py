@@ -1,0 +1,61 @@
+"""``jantaku vision``: the camera side. ``vision detect IMAGE`` finds and reads tiles in a photo."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+EXAMPLES = """examples:
+  jantaku vision detect table.jpg
+  jantaku vision detect table.jpg --json
+  jantaku vision detect close-up.png --tile-height 120"""
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "vision",
+        help="camera tools: detect tiles in a photo",
+        description="Camera tools.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    detect = actions.add_parser(
+        "detect",
+        help="find and read every tile in a still photo (no calibration)",
+        description="Find and read every tile in a still photo taken from above, at any position and rotation.",
+    )
+    detect.add_argument("image", metavar="IMAGE", type=Path, help="a photo (JPEG, PNG, ...)")
+    detect.add_argument("--json", action="store_true", help="print a JSON list of tiles")
+    detect.add_argument(
+        "--tile-height", type=float, metavar="PX", help="a tile face's long edge in pixels (default: measured)"
+    )
+    detect.add_argument("--model", type=Path, metavar="ONNX", help="another classifier model (with its .json)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    # Imported here so `jantaku hand` and friends start without loading OpenCV and onnxruntime.
+    from vision.classifier import DEFAULT_MODEL, OnnxTileClassifier  # noqa: PLC0415
+    from vision.detect import detect_tiles, read_image  # noqa: PLC0415
+    from vision.find.finder import TILE_ASPECT  # noqa: PLC0415
+    from vision.find.seams import TileSize  # noqa: PLC0415
+
+    if args.tile_height is not None and args.tile_height <= 4:
+        raise ValueError(f"--tile-height must be more than 4 pixels, got {args.tile_height}")
+    image = read_image(args.image)
+    classifier = OnnxTileClassifier(args.model or DEFAULT_MODEL)
+    size = TileSize(args.tile_height * TILE_ASPECT, args.tile_height) if args.tile_height else None
+    detections = detect_tiles(image, classifier, size)
+    if args.json:
+        print(json.dumps([d.as_json() for d in detections]))
+        return 0
+    print(f"{args.image}: {len(detections)} tiles")
+    for d in detections:
+        x0, y0, x1, y1 = d.box
+        name = ("red " if d.reading.red else "") + d.reading.name
+        flags = (" sideways" if d.sideways else "") + (" UNCERTAIN" if d.reading.uncertain else "")
+        print(f"  {name:<8} at [{x0:4d},{y0:4d},{x1:4d},{y1:4d}] angle {d.angle:3d}  {d.reading.confidence:.2f}{flags}")
+    return 0

@@ -1,0 +1,58 @@
+import json
+
+import cv2
+import pytest
+
+from table_app.cli import main
+from vision.render.renderer import RenderOptions, render_table
+
+
+@pytest.fixture(scope="module")
+def photo(tmp_path_factory):
+    table = render_table(7, RenderOptions(size=(960, 540), px_per_mm=(0.9, 1.0)))
+    path = tmp_path_factory.mktemp("photos") / "table.jpg"
+    cv2.imwrite(str(path), table.image)
+    return path, table
+
+
+def test_detect_json_lists_tiles_with_every_field(photo, capsys):
+    path, table = photo
+    assert main(["vision", "detect", str(path), "--json"]) == 0
+    tiles = json.loads(capsys.readouterr().out)
+    assert len(tiles) >= len(table.truths) // 2
+    for tile in tiles:
+        assert set(tile) >= {"box", "corners", "tile", "red", "angle", "confidence"}
+        x0, y0, x1, y1 = tile["box"]
+        assert 0 <= x0 < x1 <= 960
+        assert 0 <= y0 < y1 <= 540
+        assert len(tile["corners"]) == 4
+        assert all(x0 - 1 <= x <= x1 + 1 and y0 - 1 <= y <= y1 + 1 for x, y in tile["corners"])
+        assert tile["tile"] == "back" or (len(tile["tile"]) == 2 and tile["tile"][1] in "mpsz")
+        assert isinstance(tile["red"], bool)
+        assert tile["red"] is False or tile["tile"] in ("5m", "5p", "5s")
+        assert 0 <= tile["angle"] <= 359
+        assert 0.0 <= tile["confidence"] <= 1.0
+
+
+def test_detect_text_names_the_image(photo, capsys):
+    path, _ = photo
+    assert main(["vision", "detect", str(path)]) == 0
+    assert str(path) in capsys.readouterr().out
+
+
+def test_a_corrupt_image_exits_2_naming_the_file(tmp_path, capsys):
+    broken = tmp_path / "broken.jpg"
+    broken.write_bytes(b"\xff\xd8\xff\xe0 this is not really a jpeg")
+    assert main(["vision", "detect", str(broken), "--json"]) == 2
+    assert "broken.jpg" in capsys.readouterr().err
+
+
+def test_a_missing_image_exits_2_naming_the_file(tmp_path, capsys):
+    assert main(["vision", "detect", str(tmp_path / "absent.png")]) == 2
+    assert "absent.png" in capsys.readouterr().err
+
+
+def test_a_silly_tile_height_is_refused(photo, capsys):
+    path, _ = photo
+    assert main(["vision", "detect", str(path), "--tile-height", "0"]) == 2
+    assert "--tile-height" in capsys.readouterr().err

@@ -1,0 +1,30 @@
+"""Cutting a tile out of an image into the classifier's upright input, from its four corners."""
+
+from __future__ import annotations
+
+from typing import Final
+
+import cv2
+import numpy as np
+
+#: The classifier's input (width, height): a tile's 3:4 face.
+CROP_SIZE: Final = (32, 42)
+
+
+def crop_tile(image: np.ndarray, corners: np.ndarray, size: tuple[int, int] = CROP_SIZE) -> np.ndarray:
+    """The face inside ``corners`` (4×2, face order: top-left, top-right, bottom-right,
+    bottom-left) warped to an upright ``size`` BGR image."""
+    if corners.shape != (4, 2):
+        raise ValueError(f"a tile needs 4 corners as a 4×2 array, got shape {corners.shape}")
+    width, height = size
+    target = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
+    transform = cv2.getPerspectiveTransform(corners.astype(np.float32), target)
+    warped = cv2.warpPerspective(
+        image, transform, (width, height), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
+    )
+    return np.asarray(warped)
+
+
+def turned_half(corners: np.ndarray) -> np.ndarray:
+    """The same quad read upside down: the bottom edge becomes the top."""
+    return np.roll(corners, 2, axis=0)

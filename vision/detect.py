@@ -1,0 +1,82 @@
+"""Still-photo detection: find the tiles, read each, and turn its corners the way its face reads."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.classifier import OnnxTileClassifier, TileReading
+from vision.crops import turned_half
+from vision.find.finder import find_tiles
+from vision.find.seams import TileSize
+from vision.geometry import angle_of_corners, bounding_box
+
+log = logging.getLogger(__name__)
+
+
+class ImageReadError(ValueError):
+    """An image file that cannot be read as a picture."""
+
+
+@dataclass(frozen=True, eq=False)
+class Detection:
+    corners: np.ndarray  # 4×2 image pixels in face order: top-left, top-right, bottom-right, bottom-left
+    reading: TileReading
+    sideways: bool  # lies across its row
+
+    @property
+    def label(self) -> int:
+        return self.reading.label
+
+    @property
+    def uncertain(self) -> bool:
+        return self.reading.uncertain
+
+    @property
+    def box(self) -> tuple[int, int, int, int]:
+        return bounding_box(self.corners)
+
+    @property
+    def angle(self) -> int:
+        """Degrees (0-359) the face's top is turned clockwise from the image's up."""
+        return round(angle_of_corners(self.corners)) % 360
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "box": list(self.box),
+            "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
+            "tile": self.reading.name,
+            "red": self.reading.red,
+            "angle": self.angle,
+            "confidence": round(self.reading.confidence, 4),
+            "uncertain": self.reading.uncertain,
+            "sideways": self.sideways,
+        }
+
+
+def read_image(path: Path) -> np.ndarray:
+    """A BGR image from a file; a missing, unreadable or corrupt file is an :class:`ImageReadError`."""
+    if not path.is_file():
+        raise ImageReadError(f"image {path} does not exist")
+    data = np.fromfile(str(path), dtype=np.uint8)
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if image is None:
+        raise ImageReadError(f"image {path} is not a readable picture (corrupt or unsupported format)")
+    return np.asarray(image)
+
+
+def detect_tiles(
+    image: np.ndarray, classifier: OnnxTileClassifier, tile_size: TileSize | None = None
+) -> tuple[Detection, ...]:
+    found = find_tiles(image, tile_size)
+    readings = classifier.classify_quads(image, [tile.corners for tile in found.tiles])
+    detections = []
+    for tile, reading in zip(found.tiles, readings, strict=True):
+        corners = turned_half(tile.corners) if reading.upside_down else tile.corners
+        detections.append(Detection(corners, reading, tile.sideways))
+    log.debug("detected %d tiles", len(detections))
+    return tuple(detections)

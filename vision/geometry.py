@@ -1,0 +1,36 @@
+"""Small geometry of tile quadrilaterals in image pixels."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def angle_of_corners(corners: np.ndarray) -> float:
+    """Clockwise turn (0-360) of a face's top from the image's up; corners in face order
+    (top-left, top-right, bottom-right, bottom-left)."""
+    top = (corners[0] + corners[1]) / 2
+    bottom = (corners[2] + corners[3]) / 2
+    dx, dy = top - bottom
+    # Image y grows downwards, so "up" is -y and clockwise is towards +x.
+    return float(np.degrees(np.arctan2(dx, -dy)) % 360.0)
+
+
+def bounding_box(corners: np.ndarray) -> tuple[int, int, int, int]:
+    """[x0, y0, x1, y1] enclosing the corners, in whole pixels."""
+    x0, y0 = np.floor(corners.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(corners.max(axis=0)).astype(int)
+    return int(x0), int(y0), int(x1), int(y1)
+
+
+def angle_difference(a: float, b: float) -> float:
+    """The smaller turn between two angles in degrees (0-180)."""
+    return float(abs((a - b + 180.0) % 360.0 - 180.0))
+
+
+def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex quadrilaterals."""
+    import cv2  # noqa: PLC0415 - keeps this helper module free of cv2 for callers that only need angles
+
+    area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    union = cv2.contourArea(a.astype(np.float32)) + cv2.contourArea(b.astype(np.float32)) - area
+    return float(area / union) if union > 0 else 0.0

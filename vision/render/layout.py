@@ -1,0 +1,92 @@
+"""What lies on the table, as a game would leave it: the renderer's input.
+
+A small value of its own (the rules core's game state lives elsewhere): per seat a pond in
+discard order with the riichi tile's index, open melds with the turned tile's index, a hand
+laid open or not, how many wall stacks remain in front of it; plus the dora indicators.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from table_app.domain.tile import KIND_COUNT, RED_FIVE_KINDS, Tile, tile_of_kind
+
+
+@dataclass(frozen=True, slots=True)
+class PondLayout:
+    tiles: tuple[Tile, ...]
+    riichi_at: int | None = None  # index of the sideways riichi tile
+
+    def __post_init__(self) -> None:
+        if self.riichi_at is not None and not 0 <= self.riichi_at < len(self.tiles):
+            raise ValueError(f"riichi index {self.riichi_at} is outside a pond of {len(self.tiles)} tiles")
+
+
+@dataclass(frozen=True, slots=True)
+class MeldLayout:
+    """Tiles left to right as the owner sees them; ``turned_at`` is the sideways (called) tile."""
+
+    tiles: tuple[Tile, ...]
+    turned_at: int | None
+    face_down_at: tuple[int, ...] = ()  # a closed kan shows its two end tiles face down
+
+    def __post_init__(self) -> None:
+        if not 3 <= len(self.tiles) <= 4:
+            raise ValueError(f"a meld has 3 or 4 tiles, not {len(self.tiles)}")
+        if self.turned_at is not None and not 0 <= self.turned_at < len(self.tiles):
+            raise ValueError(f"turned index {self.turned_at} is outside a meld of {len(self.tiles)} tiles")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLayout:
+    pond: PondLayout
+    melds: tuple[MeldLayout, ...] = ()
+    open_hand: tuple[Tile, ...] = ()
+    wall_stacks: int = 0  # face-down stacks left in front of this seat
+
+
+@dataclass(frozen=True, slots=True)
+class TableLayout:
+    """Seats 0-3 counter-clockwise from the bottom of the top-down view (0 bottom, 1 right)."""
+
+    seats: tuple[SeatLayout, SeatLayout, SeatLayout, SeatLayout]
+    dora_indicators: tuple[Tile, ...] = ()
+    dead_wall_seat: int = 0
+
+
+def random_layout(rng: np.random.Generator) -> TableLayout:
+    """A plausible mid- or late-game table drawn from one shuffled set (one red five per suit)."""
+    wall = _shuffled_set(rng) + _shuffled_set(rng)  # two sets, so a crowded table never runs out
+    turn = int(rng.integers(0, 19))  # discards per seat so far
+    seats = []
+    for _ in range(4):
+        count = int(np.clip(turn + rng.integers(-1, 2), 0, 20))
+        pond_tiles = tuple(wall.pop() for _ in range(count))
+        riichi_at = int(rng.integers(0, count)) if count and rng.random() < 0.35 else None
+        melds = tuple(_random_meld(rng, wall) for _ in range(int(rng.choice(4, p=[0.5, 0.3, 0.15, 0.05]))))
+        open_hand = tuple(wall.pop() for _ in range(13 - 3 * len(melds))) if rng.random() < 0.3 else ()
+        wall_stacks = int(rng.integers(0, 18) * (rng.random() < 0.8))
+        seats.append(SeatLayout(PondLayout(pond_tiles, riichi_at), melds, open_hand, wall_stacks))
+    dora = tuple(wall.pop() for _ in range(int(rng.integers(1, 4))))
+    return TableLayout((seats[0], seats[1], seats[2], seats[3]), dora, int(rng.integers(0, 4)))
+
+
+def _shuffled_set(rng: np.random.Generator) -> list[Tile]:
+    tiles = [tile_of_kind(kind) for kind in range(KIND_COUNT) for _ in range(4)]
+    for kind in RED_FIVE_KINDS:
+        tiles[tiles.index(tile_of_kind(kind))] = tile_of_kind(kind, red=True)
+    order = rng.permutation(len(tiles))
+    return [tiles[i] for i in order]
+
+
+def _random_meld(rng: np.random.Generator, wall: list[Tile]) -> MeldLayout:
+    # Faces are drawn at random rather than as legal sets: the renderer and the classifier
+    # care about what each tile shows and how it lies, not whether the meld is valid.
+    shape = rng.choice(["chi", "pon", "kan", "ankan"], p=[0.45, 0.4, 0.08, 0.07])
+    size = 4 if shape in ("kan", "ankan") else 3
+    tiles = tuple(wall.pop() for _ in range(size))
+    if shape == "ankan":
+        return MeldLayout(tiles, None, (0, 3))
+    return MeldLayout(tiles, int(rng.integers(0, size)))

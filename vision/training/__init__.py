@@ -1,0 +1,1 @@
+"""The classifier's training recipe (needs the ``train`` extra: torch). Runtime code never imports it."""

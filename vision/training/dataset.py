@@ -1,0 +1,97 @@
+"""Training crops: tiles cut from rendered tables with the jitter a finder's corners have.
+
+Each crop is labelled with its face label and whether it was cut upside down, so the model
+learns to read a tile and to tell which short edge is its top.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.crops import crop_tile, turned_half
+from vision.evaluation import match_quads
+from vision.find.finder import find_tiles
+from vision.geometry import angle_difference, angle_of_corners
+from vision.labels import BACK_LABEL, is_red_label
+from vision.render.renderer import RenderOptions, TileTruth, render_table
+from vision.tile_art import ArtStyle
+
+log = logging.getLogger(__name__)
+
+TRAIN_RENDER = RenderOptions(size=(1280, 720), px_per_mm=(1.0, 2.4))
+
+
+@dataclass(frozen=True, eq=False)
+class CropSet:
+    images: np.ndarray  # N×H×W×3 uint8 BGR
+    labels: np.ndarray  # N int64 face labels 0..37
+    flipped: np.ndarray  # N bool: cut upside down
+
+
+def jittered_corners(corners: np.ndarray, rng: np.random.Generator, amount: float) -> np.ndarray:
+    """Corners moved the way a finder misses them: a shift, a scale, and each corner a little."""
+    height = float(np.linalg.norm(corners[0] - corners[3]))
+    centre = corners.mean(axis=0)
+    scale = rng.uniform(1.0 - amount, 1.0 + 1.5 * amount)  # finders tend to include the tile's side
+    shift = rng.normal(0, amount * height * 0.5, size=2)
+    wobble = rng.normal(0, amount * height * 0.3, size=(4, 2))
+    return np.asarray((corners - centre) * scale + centre + shift + wobble)
+
+
+def render_crops(
+    seeds: range,
+    style_of_seed: dict[int, ArtStyle] | None = None,
+    *,
+    jitter: float = 0.06,
+    back_keep: float = 0.3,
+    red_copies: int = 4,
+    finder_crops: bool = False,
+    options: RenderOptions = TRAIN_RENDER,
+) -> CropSet:
+    """Crops from one table per seed; backs thinned out (walls are full of them), red fives
+    cut several times with different jitter (a set has only three). With ``finder_crops``,
+    also the crops the tile finder itself cuts, labelled by the true tile they match: the
+    classifier then learns the finder's own misplacements."""
+    images, labels, flips = [], [], []
+    for seed in seeds:
+        rng = np.random.default_rng(seed + 1_000_003)
+        style = (style_of_seed or {}).get(seed, ArtStyle.REGULAR)
+        table = render_table(seed, RenderOptions(options.size, style, options.px_per_mm, options.effects))
+        for truth in table.truths:
+            if truth.label == BACK_LABEL and rng.random() > back_keep:
+                continue
+            for _ in range(red_copies if is_red_label(truth.label) else 1):
+                corners = jittered_corners(truth.corners, rng, jitter)
+                flip = bool(rng.random() < 0.5)
+                images.append(crop_tile(table.image, turned_half(corners) if flip else corners))
+                labels.append(truth.label)
+                flips.append(flip)
+        if finder_crops:
+            for label, quad, flip in _finder_crops(table.image, table.truths):
+                if label == BACK_LABEL and rng.random() > back_keep:
+                    continue
+                images.append(crop_tile(table.image, quad))
+                labels.append(label)
+                flips.append(flip)
+    log.info("rendered %d crops from %d tables", len(images), len(seeds))
+    return CropSet(np.stack(images), np.array(labels, np.int64), np.array(flips, bool))
+
+
+def _finder_crops(image: np.ndarray, truths: tuple[TileTruth, ...]) -> list[tuple[int, np.ndarray, bool]]:
+    """(label, the finder's quad, whether that quad reads the face upside down) for each found
+    tile that matches a true one; quads turned a quarter from the truth are left out."""
+    if not truths:
+        return []
+    found = find_tiles(image).tiles
+    width = float(np.median([np.linalg.norm(t.corners[1] - t.corners[0]) for t in truths]))
+    crops = []
+    for match in match_quads([t.corners for t in truths], [f.corners for f in found], width):
+        truth, quad = truths[match.truth], found[match.found].corners
+        turn = angle_difference(angle_of_corners(quad), truth.angle)
+        if 45 < turn < 135:
+            continue
+        crops.append((truth.label, quad, turn >= 135))
+    return crops

@@ -1,0 +1,133 @@
+"""Train the tile classifier and export it to ``models/`` (needs the ``train`` extra).
+
+    .venv/bin/python -m vision.training.train --out models
+
+Reproducible: fixed seeds, one CPU thread, a fixed number of steps. Training tables use the
+``regular`` art (and its lightness-inverted ``regular-dark`` variation); the evaluation uses
+the ``black`` art, never seen in training, on tables from a separate seed range.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import time
+from dataclasses import dataclass, fields
+
+import numpy as np
+import torch
+from torch import nn
+
+from vision.labels import LABEL_COUNT
+from vision.tile_art import ArtStyle
+from vision.training.dataset import CropSet, render_crops
+from vision.training.export import code_version, export_model
+from vision.training.metrics import evaluate
+from vision.training.model import MEAN, STD, TileNet
+
+log = logging.getLogger(__name__)
+
+HELD_OUT_SEEDS = range(1_000_000, 1_000_080)
+
+
+@dataclass(frozen=True, slots=True)
+class Recipe:
+    seed: int = 7
+    train_tables: int = 800
+    steps: int = 3200
+    batch: int = 128
+    learning_rate: float = 3e-3
+
+
+def main() -> None:
+    defaults = Recipe()
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", default="models", help="folder for the ONNX model, metadata and card data")
+    parser.add_argument("--train-tables", type=int, default=defaults.train_tables)
+    parser.add_argument("--steps", type=int, default=defaults.steps)
+    parser.add_argument("--seed", type=int, default=defaults.seed)
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    recipe = Recipe(seed=args.seed, train_tables=args.train_tables, steps=args.steps)
+    run(recipe, args.out)
+
+
+def run(recipe: Recipe, out: str) -> None:
+    torch.set_num_threads(1)  # the development machine is shared; one thread keeps it reproducible too
+    torch.manual_seed(recipe.seed)
+    code = code_version()  # at the start: the tree may change while the recipe runs
+    started = time.monotonic()
+    styles = {s: ArtStyle.REGULAR_DARK if s % 4 == 3 else ArtStyle.REGULAR for s in range(recipe.train_tables)}
+    train = render_crops(range(recipe.train_tables), styles, finder_crops=True)
+    held_out = render_crops(HELD_OUT_SEEDS, dict.fromkeys(HELD_OUT_SEEDS, ArtStyle.BLACK), back_keep=1.0, red_copies=1)
+    rendered = time.monotonic() - started
+    log.info("train crops %d, held-out crops %d, rendering %.0f s", len(train.labels), len(held_out.labels), rendered)
+    model = TileNet()
+    fit(model, train, recipe)
+    trained = time.monotonic() - started - rendered
+    model.eval()
+    metrics = evaluate(lambda x: predict(model, x), held_out)
+    log.info("held-out metrics: %s", {k: v for k, v in metrics.items() if not isinstance(v, dict)})
+    export_model(
+        model,
+        out,
+        metrics=metrics,
+        recipe=_recipe_dict(recipe),
+        timings={"render_s": round(rendered), "train_s": round(trained)},
+        counts={"train_crops": len(train.labels), "held_out_crops": len(held_out.labels)},
+        code=code,
+    )
+
+
+def _recipe_dict(recipe: Recipe) -> dict[str, object]:
+    return {field.name: getattr(recipe, field.name) for field in fields(recipe)}
+
+
+def to_tensor(images: np.ndarray) -> torch.Tensor:
+    """N×H×W×3 uint8 BGR → normalised N×3×H×W float (the ONNX model's input convention)."""
+    x = torch.from_numpy(images).permute(0, 3, 1, 2).float() / 255.0
+    return (x - MEAN) / STD
+
+
+def augment(x: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
+    """Cheap per-sample photometric changes on top of the renderer's: contrast, brightness,
+    white balance, and a shift of up to two pixels."""
+    n = x.shape[0]
+    contrast = torch.empty(n, 1, 1, 1).uniform_(0.7, 1.3, generator=generator)
+    brightness = torch.empty(n, 1, 1, 1).uniform_(-0.4, 0.4, generator=generator)
+    balance = torch.empty(n, 3, 1, 1).uniform_(-0.15, 0.15, generator=generator)
+    x = x * contrast + brightness + balance
+    dx, dy = (int(v) for v in torch.randint(-2, 3, (2,), generator=generator))
+    return torch.roll(x, shifts=(dy, dx), dims=(2, 3))
+
+
+def fit(model: nn.Module, data: CropSet, recipe: Recipe) -> None:
+    generator = torch.Generator().manual_seed(recipe.seed)
+    images = to_tensor(data.images)
+    targets = torch.from_numpy(data.labels + LABEL_COUNT * data.flipped.astype(np.int64))
+    optimiser = torch.optim.AdamW(model.parameters(), lr=recipe.learning_rate, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=recipe.learning_rate, total_steps=recipe.steps)
+    loss_of = nn.CrossEntropyLoss(label_smoothing=0.05)
+    model.train()
+    started = time.monotonic()
+    for step in range(recipe.steps):
+        batch = torch.randint(0, len(targets), (recipe.batch,), generator=generator)
+        logits = model(augment(images[batch], generator))
+        loss = loss_of(logits, targets[batch])
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        schedule.step()
+        if step % 100 == 0:
+            log.info("step %d/%d loss %.3f (%.0f s)", step, recipe.steps, loss.item(), time.monotonic() - started)
+
+
+def predict(model: nn.Module, images: np.ndarray) -> np.ndarray:
+    """76 probabilities per crop, as the ONNX model's softmax would give."""
+    with torch.no_grad():
+        out = [torch.softmax(model(to_tensor(images[i : i + 512])), dim=1) for i in range(0, len(images), 512)]
+    return np.asarray(torch.cat(out).numpy())
+
+
+if __name__ == "__main__":
+    main()
