@@ -1,0 +1,188 @@
+"""The JA/EN catalogue: an :class:`Announcement` rendered as text, or as kana for speech.
+
+Pure: it formats values and nothing else. Seat names come from the caller (the players'
+names, from the config), falling back to seat numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import StrEnum
+
+from table_app.announce.announcement import Announcement, AnnouncementKind
+from table_app.announce.words import CALLS, CONSEQUENCES, DRAWS, REASONS, SEAT_KANA, seat_en, seat_ja, yaku_ja
+
+
+class Language(StrEnum):
+    JA = "ja"
+    EN = "en"
+
+
+def _seats_en(values: tuple[int, ...]) -> str:
+    return ", ".join(seat_en(v) for v in values) if values else "nobody"
+
+
+def _seats_ja(values: tuple[int, ...]) -> str:
+    return "、".join(seat_ja(v) for v in values) if values else "なし"
+
+
+def _payments_en(deltas: tuple[int, ...]) -> str:
+    return ", ".join(f"{seat_en(i)} {d:+d}" for i, d in enumerate(deltas) if d)
+
+
+def _payments_ja(deltas: tuple[int, ...]) -> str:
+    return "、".join(f"{seat_ja(i)} {d:+d}" for i, d in enumerate(deltas) if d)
+
+
+def _who_en(a: Announcement) -> str:
+    return seat_en(a.seat) if a.seat is not None else "the table"
+
+
+def _who_ja(a: Announcement) -> str:
+    return seat_ja(a.seat) if a.seat is not None else "卓"
+
+
+def _reason(a: Announcement, language: Language) -> str:
+    code = a.text_param("reason")
+    pair = REASONS.get(code, (code, code))
+    return pair[0] if language is Language.EN else pair[1]
+
+
+def _consequence(a: Announcement, language: Language) -> str:
+    code = a.text_param("consequence")
+    pair = CONSEQUENCES.get(code, (code, code))
+    return pair[0] if language is Language.EN else pair[1]
+
+
+def _draw(a: Announcement, index: int) -> str:
+    code = a.text_param("draw")
+    return DRAWS.get(code, (code, code, code))[index]
+
+
+def _win_en(a: Announcement) -> str:
+    target = a.int_param("target")
+    how = "tsumo" if a.seat is not None and target == int(a.seat) else f"ron on {seat_en(target)}"
+    yaku = ", ".join(a.texts_param("yaku"))
+    return (
+        f"{_who_en(a)} wins by {how}: {yaku}; {a.int_param('han')} han {a.int_param('fu')} fu, "
+        f"{a.int_param('points')} points ({_payments_en(a.ints_param('deltas'))})"
+    )
+
+
+def _win_ja(a: Announcement) -> str:
+    target = a.int_param("target")
+    how = "ツモ" if a.seat is not None and target == int(a.seat) else f"{seat_ja(target)}からロン"
+    yaku = "、".join(yaku_ja(y) for y in a.texts_param("yaku"))
+    return (
+        f"{_who_ja(a)} {how}和了：{yaku}　{a.int_param('han')}翻{a.int_param('fu')}符 "
+        f"{a.int_param('points')}点（{_payments_ja(a.ints_param('deltas'))}）"
+    )
+
+
+def _question_en(a: Announcement) -> str:
+    options = " / ".join(f"{i + 1}: {o}" for i, o in enumerate(a.texts_param("options")))
+    return f"Referee, please confirm (question {a.int_param('question')}): {a.text_param('topic')}? {options}"
+
+
+def _question_ja(a: Announcement) -> str:
+    options = " / ".join(f"{i + 1}: {o}" for i, o in enumerate(a.texts_param("options")))
+    return f"審判確認（質問{a.int_param('question')}）：{a.text_param('topic')}？ {options}"
+
+
+_Render = Callable[[Announcement], str]
+
+_EN: dict[AnnouncementKind, _Render] = {
+    AnnouncementKind.ILLEGAL_ACT: lambda a: (
+        f"{_who_en(a)}: illegal: {_reason(a, Language.EN)} ({_consequence(a, Language.EN)})"
+    ),
+    AnnouncementKind.ABORTIVE_DRAW: lambda a: f"Abortive draw: {_draw(a, 0)}",
+    AnnouncementKind.EXHAUSTIVE_DRAW: lambda a: (
+        f"Exhaustive draw. Tenpai: {_seats_en(a.ints_param('tenpai'))}. "
+        f"Payments: {_payments_en(a.ints_param('deltas')) or 'none'}"
+    ),
+    AnnouncementKind.WIN: _win_en,
+    AnnouncementKind.PAYMENTS_COMPLETE: lambda _a: "Payments complete",
+    AnnouncementKind.TRAY_OFF: lambda a: (
+        f"{_who_en(a)}'s tray is off by {a.int_param('read') - a.int_param('expected'):+d} "
+        f"(reads {a.int_param('read')}, should be {a.int_param('expected')})"
+    ),
+    AnnouncementKind.WALL_DISAGREES: lambda a: (
+        f"The wall count reads {a.int_param('read')}, the discards say {a.int_param('expected')}"
+    ),
+    AnnouncementKind.DEPOSIT_DISAGREES: lambda a: (
+        f"The riichi deposit holds {a.int_param('read')} sticks, should be {a.int_param('expected')}"
+    ),
+    AnnouncementKind.LINK_LOST: lambda _a: "Table sensors lost: refereeing goes on from the camera",
+    AnnouncementKind.LINK_RESTORED: lambda _a: "Table sensors back",
+    AnnouncementKind.CAMERA_LOST: lambda _a: "Camera lost: the referee must follow the game",
+    AnnouncementKind.CAMERA_RESTORED: lambda _a: "Camera back",
+    AnnouncementKind.QUESTION: _question_en,
+    AnnouncementKind.UNDONE: lambda a: f"Taken back: {a.text_param('event')}",
+    AnnouncementKind.RIICHI: lambda a: f"{_who_en(a)}: riichi",
+    AnnouncementKind.CALL: lambda a: f"{_who_en(a)}: {CALLS[a.text_param('call')][0]}",
+    AnnouncementKind.HAND_START: lambda a: f"{a.text_param('round')}, {a.int_param('honba')} honba",
+    AnnouncementKind.GAME_END: lambda a: "Game over: " + ", ".join(str(s) for s in a.ints_param("scores")),
+}
+
+_JA: dict[AnnouncementKind, _Render] = {
+    AnnouncementKind.ILLEGAL_ACT: lambda a: (
+        f"{_who_ja(a)}：反則　{_reason(a, Language.JA)}（{_consequence(a, Language.JA)}）"
+    ),
+    AnnouncementKind.ABORTIVE_DRAW: lambda a: f"途中流局：{_draw(a, 1)}",
+    AnnouncementKind.EXHAUSTIVE_DRAW: lambda a: (
+        f"流局　聴牌：{_seats_ja(a.ints_param('tenpai'))}　支払い：{_payments_ja(a.ints_param('deltas')) or 'なし'}"
+    ),
+    AnnouncementKind.WIN: _win_ja,
+    AnnouncementKind.PAYMENTS_COMPLETE: lambda _a: "支払い完了",
+    AnnouncementKind.TRAY_OFF: lambda a: (
+        f"{_who_ja(a)}の点棒が{a.int_param('read') - a.int_param('expected'):+d}点ずれています"
+        f"（読み {a.int_param('read')}、正しくは {a.int_param('expected')}）"
+    ),
+    AnnouncementKind.WALL_DISAGREES: lambda a: (
+        f"山の残り枚数が{a.int_param('read')}、捨て牌からは{a.int_param('expected')}"
+    ),
+    AnnouncementKind.DEPOSIT_DISAGREES: lambda a: (
+        f"供託のリーチ棒が{a.int_param('read')}本、正しくは{a.int_param('expected')}本"
+    ),
+    AnnouncementKind.LINK_LOST: lambda _a: "卓センサーとの接続が切れました。カメラで続けます",
+    AnnouncementKind.LINK_RESTORED: lambda _a: "卓センサー復帰",
+    AnnouncementKind.CAMERA_LOST: lambda _a: "カメラが切れました。審判が進行を確認してください",
+    AnnouncementKind.CAMERA_RESTORED: lambda _a: "カメラ復帰",
+    AnnouncementKind.QUESTION: _question_ja,
+    AnnouncementKind.UNDONE: lambda a: f"取り消し：{a.text_param('event')}",
+    AnnouncementKind.RIICHI: lambda a: f"{_who_ja(a)}：リーチ",
+    AnnouncementKind.CALL: lambda a: f"{_who_ja(a)}：{CALLS[a.text_param('call')][1]}",
+    AnnouncementKind.HAND_START: lambda a: f"{a.text_param('round')} {a.int_param('honba')}本場",
+    AnnouncementKind.GAME_END: lambda a: "終局：" + "、".join(str(s) for s in a.ints_param("scores")),
+}
+
+
+def render(announcement: Announcement, language: Language) -> str:
+    table = _EN if language is Language.EN else _JA
+    return table[announcement.kind](announcement)
+
+
+def _kana_seat(a: Announcement) -> str:
+    return SEAT_KANA[int(a.seat)] if a.seat is not None else ""
+
+
+#: Short kana phrases for espeak-ng's Japanese voice (it reads kana far better than kanji).
+_KANA: dict[AnnouncementKind, _Render] = {
+    AnnouncementKind.ILLEGAL_ACT: lambda a: f"{_kana_seat(a)} はんそくです",
+    AnnouncementKind.ABORTIVE_DRAW: lambda a: f"とちゅうりゅうきょく {_draw(a, 2)}",
+    AnnouncementKind.EXHAUSTIVE_DRAW: lambda _a: "りゅうきょく",
+    AnnouncementKind.WIN: lambda a: f"{_kana_seat(a)} {a.int_param('points')}てん",
+    AnnouncementKind.PAYMENTS_COMPLETE: lambda _a: "しはらい かんりょう",
+    AnnouncementKind.TRAY_OFF: lambda a: f"{_kana_seat(a)} てんぼうが あいません",
+    AnnouncementKind.LINK_LOST: lambda _a: "たくセンサーが きれました",
+    AnnouncementKind.CAMERA_LOST: lambda _a: "カメラが きれました",
+    AnnouncementKind.QUESTION: lambda _a: "しんぱん かくにん おねがいします",
+    AnnouncementKind.RIICHI: lambda a: f"{_kana_seat(a)} りーち",
+    AnnouncementKind.CALL: lambda a: CALLS[a.text_param("call")][2],
+}
+
+
+def speech_kana(announcement: Announcement) -> str | None:
+    """The kana phrase to speak, or ``None`` for announcements that stay silent."""
+    speak = _KANA.get(announcement.kind)
+    return None if speak is None else speak(announcement)
