@@ -75,11 +75,22 @@ class DoraRevealed:
 
 @dataclass(frozen=True, slots=True)
 class HandLaidOpen:
-    """``seat`` laid their concealed tiles open (a win or tenpai at a draw)."""
+    """``seat`` laid their concealed tiles open (a win or tenpai at a draw). ``tiles`` may hold
+    the winning tile; ``winning`` is the tile set apart from the rest, if the camera saw one."""
 
     at: float
     seat: Seat
     tiles: tuple[Tile, ...]
+    winning: Tile | None = None
+    confidence: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class UraIndicatorsRevealed:
+    """The dead wall's ura-dora indicators turned over after a riichi win."""
+
+    at: float
+    indicators: tuple[Tile, ...]
     confidence: float = 1.0
 
 
@@ -164,6 +175,7 @@ Observation = (
     | MeldExtended
     | DoraRevealed
     | HandLaidOpen
+    | UraIndicatorsRevealed
     | CameraLost
     | CameraRestored
     | TraysRead
@@ -180,6 +192,7 @@ VISION_OBSERVATIONS = (
     MeldExtended,
     DoraRevealed,
     HandLaidOpen,
+    UraIndicatorsRevealed,
     CameraLost,
     CameraRestored,
 )
