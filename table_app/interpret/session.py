@@ -75,3 +75,8 @@ class Decision:
     events: tuple[GameEvent, ...] = ()
     announcements: tuple[Announcement, ...] = ()
     undo: bool = False
+
+
+def new_session(setup: TableSetup) -> RefereeSession:
+    """A session before the first tile, playing under ``setup``'s rule profile."""
+    return RefereeSession(setup=setup, game=new_game(setup.profile))

@@ -10,11 +10,12 @@ replace this feed behind the same observation port.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from table_app.domain.hand import Hand, HandError
 from table_app.domain.seat import Seat
+from table_app.interpret import RefereeSession, step
 from table_app.observations import (
     ButtonPress,
     DoraRevealed,
@@ -142,3 +143,18 @@ def _draw(before: GameState, event: Ryukyoku, at: float) -> tuple[Observation, .
     if event.kind is DrawKind.NINE_TERMINALS and declarer is not None:
         return (HandLaidOpen(at, declarer, hand.player(declarer).concealed),)
     return ()  # four riichi / four kans: the referee's CONFIRM at end_kyoku; four winds: seen in the ponds
+
+
+def resume_index(observations: Sequence[Observation], session: RefereeSession, journaled: int) -> int:
+    """Where a feed restarted after a crash picks up: just after the observation whose decision
+    brought the journal to ``journaled`` events (the referee core is deterministic, so replaying
+    the feed through a scratch session finds it). Observations after it that were held (a
+    discard waiting for its wall step) are posted again."""
+    count = 0
+    for index, observation in enumerate(observations):
+        if count >= journaled:
+            return index
+        decision = step(session, observation)
+        session = decision.session
+        count += len(decision.events)
+    return len(observations)

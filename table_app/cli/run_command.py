@@ -1,0 +1,83 @@
+"""``jantaku run``: referee a real table from a TOML config (docs/runtime.md)."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from table_app.journal.codec import encode_event
+from table_app.runtime.app import build_runtime
+from table_app.runtime.config import load_config
+from table_app.runtime.ports import CoreUpdate
+
+EXAMPLES = """examples:
+  jantaku run --config examples/table.toml
+  jantaku run --config table.toml --until-end --echo-events"""
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "run",
+        help="referee a table from a TOML config: camera, serial link, GPIO panel, journal",
+        description="Referee a table. Resumes the unfinished game in the journal, if any.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--config", required=True, type=Path, metavar="FILE", help="the table's TOML config")
+    parser.add_argument("--duration", type=float, metavar="S", help="stop after S seconds")
+    parser.add_argument("--until-end", action="store_true", help="stop when the game ends or the [feed] runs out")
+    parser.add_argument("--echo-events", action="store_true", help="print each journaled event: SEQ mjai-JSON")
+    parser.set_defaults(run=run)
+
+
+class _EventEcho:
+    """Prints each journaled event (after it is on disk) with the journal's sequence number."""
+
+    def __init__(self) -> None:
+        self.game_over = threading.Event()
+
+    def on_update(self, update: CoreUpdate) -> None:
+        first = update.journal_seq - len(update.events) + 1
+        for offset, event in enumerate(update.events):
+            print(f"event {first + offset} {encode_event(event)}", flush=True)
+        if update.state.finished:
+            self.game_over.set()
+
+
+def run(args: argparse.Namespace) -> int:
+    config = load_config(args.config)
+    echo = _EventEcho()
+    runtime = build_runtime(config, listeners=(echo,) if args.echo_events else ())
+    if not args.echo_events:
+        runtime.core.add_listener(echo)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    game = runtime.core.game_id
+    print(f"journal {config.db}" + (f", resuming game {game}" if game is not None else ""), file=sys.stderr, flush=True)
+    runtime.start()
+    try:
+        _wait(args, runtime, echo, stop)
+    finally:
+        runtime.stop()
+    print(f"scores {' '.join(str(s) for s in runtime.core.session.game.scores)}", flush=True)
+    return 0
+
+
+def _wait(args: argparse.Namespace, runtime: Any, echo: _EventEcho, stop: threading.Event) -> None:
+    deadline = args.duration
+    step = 0.1
+    waited = 0.0
+    while not stop.wait(step):
+        waited += step
+        if deadline is not None and waited >= deadline:
+            return
+        if args.until_end and (
+            echo.game_over.is_set() or (runtime.feed is not None and runtime.feed.finished.is_set())
+        ):
+            runtime.core.drain()
+            return
