@@ -155,7 +155,9 @@ def tenhou6_game(events: Iterable[GameEvent], profile: RuleProfile, title: str =
             if wins:
                 hand.result = ["和了", *[part for entry in wins for part in entry]]
             else:
-                hand.result = [_DRAW_NAMES[draw or DrawKind.UNSPECIFIED], list(result.deltas)]
+                # The kind the rules core found, where the journal did not say (an mjai source).
+                kind = draw if draw not in (None, DrawKind.UNSPECIFIED) else _kind_of(result.ending.value)
+                hand.result = [_DRAW_NAMES[kind], list(result.deltas)]
             rows.append(hand.row())
             hand = None
         else:
@@ -166,6 +168,13 @@ def tenhou6_game(events: Iterable[GameEvent], profile: RuleProfile, title: str =
         "rule": {"disp": profile.name, "aka": int(profile.red_fives)},
         "log": rows,
     }
+
+
+def _kind_of(ending: str) -> DrawKind:
+    try:
+        return DrawKind(ending)
+    except ValueError:
+        return DrawKind.UNSPECIFIED
 
 
 def _win_entry(win: Any, event: Hora, oya: Seat) -> list[Any]:
