@@ -37,12 +37,13 @@ def register(commands: Any) -> None:
 class _EventEcho:
     """Prints each journaled event (after it is on disk) with the journal's sequence number."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, printing: bool) -> None:
         self.game_over = threading.Event()
+        self._printing = printing
 
     def on_update(self, update: CoreUpdate) -> None:
         first = update.journal_seq - len(update.events) + 1
-        for offset, event in enumerate(update.events):
+        for offset, event in enumerate(update.events if self._printing else ()):
             print(f"event {first + offset} {encode_event(event)}", flush=True)
         if update.state.finished:
             self.game_over.set()
@@ -50,10 +51,8 @@ class _EventEcho:
 
 def run(args: argparse.Namespace) -> int:
     config = load_config(args.config)
-    echo = _EventEcho()
-    runtime = build_runtime(config, listeners=(echo,) if args.echo_events else ())
-    if not args.echo_events:
-        runtime.core.add_listener(echo)
+    echo = _EventEcho(printing=args.echo_events)
+    runtime = build_runtime(config, listeners=(echo,))
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
