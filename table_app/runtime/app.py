@@ -71,7 +71,7 @@ def build_runtime(
     *,
     vision: VisionFactory | None = None,
     listeners: Sequence[CoreListener] = (),
-    out: TextIO = sys.stdout,
+    out: TextIO | None = None,
     pin_factory: Any = None,
 ) -> Runtime:
     store = GameStore(config.db)
@@ -79,7 +79,7 @@ def build_runtime(
     observations = None
     if config.feed is not None:
         observations, setup = _feed_observations(config.feed, config)
-    core = RefereeCore(store, setup, [TextAnnouncer(out, config.languages), *listeners])
+    core = RefereeCore(store, setup, [TextAnnouncer(out or sys.stdout, config.languages), *listeners])
     runtime = Runtime(config, store, core)
     if config.speech:
         runtime.speaker = EspeakSpeaker()
