@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from table_app.domain.hand import Hand, HandError
 from table_app.domain.seat import Seat
+from table_app.domain.tile import UNKNOWN, Tile
 from table_app.interpret import RefereeSession, step
 from table_app.observations import (
     ButtonPress,
@@ -51,9 +51,8 @@ from table_app.rules.events import (
     Tsumo,
 )
 from table_app.rules.fold import apply, new_game
-from table_app.rules.hand.waits import is_tenpai
 from table_app.rules.profiles import TENHOU, RuleProfile
-from table_app.rules.state import GameState
+from table_app.rules.state import GameState, KyokuState
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,11 +112,7 @@ def _observe(before: GameState, event: GameEvent, riichi_next: set[Seat], at: fl
         case Dora():
             return (DoraRevealed(at, event.dora_marker),)
         case Hora() if hand is not None:
-            concealed = hand.player(event.actor).concealed
-            if event.actor == event.target:
-                rest = list(concealed)
-                rest.remove(event.pai)
-                concealed = tuple(rest)
+            concealed = event.hand if event.hand is not None else _without_winning(hand, event)
             shown = HandLaidOpen(at, event.actor, (*concealed, event.pai), event.pai)
             return (UraIndicatorsRevealed(at, event.ura_markers), shown) if event.ura_markers else (shown,)
         case Ryukyoku() if hand is not None:
@@ -127,22 +122,33 @@ def _observe(before: GameState, event: GameEvent, riichi_next: set[Seat], at: fl
     return ()
 
 
+def _without_winning(hand: KyokuState, event: Hora) -> tuple[Tile, ...]:
+    """The winner's concealed tiles without the winning tile (a tsumo holds it already)."""
+    concealed = list(hand.player(event.actor).concealed)
+    if event.actor == event.target:
+        concealed.remove(event.pai if event.pai in concealed else UNKNOWN)
+    return tuple(concealed)
+
+
 def _draw(before: GameState, event: Ryukyoku, at: float) -> tuple[Observation, ...]:
     hand = before.hand
     assert hand is not None
-    if hand.live_wall == 0 and event.kind in (DrawKind.EXHAUSTIVE, DrawKind.UNSPECIFIED, DrawKind.NAGASHI_MANGAN):
-        shown: list[Observation] = []
-        for seat, player in enumerate(hand.players):
-            try:
-                if is_tenpai(Hand(player.concealed, player.melds)):
-                    shown.append(HandLaidOpen(at, Seat(seat), player.concealed))
-            except HandError:
-                continue
-        return tuple(shown)
     declarer = event.actor if event.actor is not None else hand.turn
     if event.kind is DrawKind.NINE_TERMINALS and declarer is not None:
         return (HandLaidOpen(at, declarer, hand.player(declarer).concealed),)
-    return ()  # four riichi / four kans: the referee's CONFIRM at end_kyoku; four winds: seen in the ponds
+    if hand.live_wall > 0 or event.kind not in (DrawKind.EXHAUSTIVE, DrawKind.UNSPECIFIED, DrawKind.NAGASHI_MANGAN):
+        return ()  # four riichi / four kans: the referee's CONFIRM at end_kyoku; four winds: seen in the ponds
+    # The hands the rules find tenpai are laid open: as the log shows them, or as it knows them.
+    # If the log knows one of them neither way (a client transcript), only what it shows is shown.
+    ended = apply(apply(before, event), EndKyoku())
+    shown = {s.seat: s.tiles for s in event.shown}
+    laid: list[Observation] = []
+    for seat in ended.results[-1].tenpai:
+        tiles = shown.get(seat) or (hand.player(seat).concealed if hand.player(seat).hand_known else None)
+        if tiles is None:
+            return tuple(HandLaidOpen(at, s.seat, s.tiles) for s in event.shown)
+        laid.append(HandLaidOpen(at, seat, tiles))
+    return tuple(laid)
 
 
 def resume_index(observations: Sequence[Observation], session: RefereeSession, journaled: int) -> int:

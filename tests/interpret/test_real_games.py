@@ -27,6 +27,8 @@ NOTES = {
 def _games(logs_dir, count):
     paths = sorted((logs_dir / "tenhou6_json").iterdir())[:count]
     paths += [p for p in sorted((logs_dir / "mjx_fixtures").iterdir()) if "chankan" in p.name or "kan" in p.name][:3]
+    # Tenhou client transcripts: only one player's tiles and what the others showed are known.
+    paths += sorted((logs_dir / "dnovikoff_net").iterdir())[:2]
     return [g for p in paths for g in read_log(p) if g.players == 4 and g.rules.unsupported is None]
 
 
