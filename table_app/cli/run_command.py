@@ -63,6 +63,9 @@ def run(args: argparse.Namespace) -> int:
         _wait(args, runtime, echo, stop)
     finally:
         runtime.stop()
+    if runtime.core.failure is not None:
+        print(f"jantaku run: the referee stopped: {runtime.core.failure}", file=sys.stderr)
+        return 1
     print(f"scores {' '.join(str(s) for s in runtime.core.session.game.scores)}", flush=True)
     return 0
 
@@ -73,6 +76,8 @@ def _wait(args: argparse.Namespace, runtime: Any, echo: _EventEcho, stop: thread
     waited = 0.0
     while not stop.wait(step):
         waited += step
+        if runtime.core.stopped.is_set():
+            return
         if deadline is not None and waited >= deadline:
             return
         if args.until_end and (

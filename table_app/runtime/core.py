@@ -42,6 +42,8 @@ class RefereeCore:
         self._clock = clock
         self._queue: queue.Queue[object] = queue.Queue()
         self._thread: threading.Thread | None = None
+        self.failure: BaseException | None = None  # why the core thread stopped, if it failed
+        self.stopped = threading.Event()
         self.game_id, self.session, self.journal_seq = self._resume(setup)
 
     # --- set-up -----------------------------------------------------------------------
@@ -81,26 +83,45 @@ class RefereeCore:
 
     def drain(self, timeout: float = 5.0) -> None:
         """Wait until every observation posted so far is processed (tests, shutdown)."""
+        if self.stopped.is_set():
+            return
         done = threading.Event()
         self._queue.put(done)
+        if self.stopped.is_set():
+            self._release_waiters()
         if not done.wait(timeout):
             raise TimeoutError("the core did not catch up")
 
     def _run(self) -> None:
+        try:
+            while True:
+                item = self._queue.get()
+                if item is _STOP:
+                    return
+                if isinstance(item, threading.Event):
+                    item.set()
+                    continue
+                try:
+                    self.process(item)  # type: ignore[arg-type]
+                except Exception as error:
+                    # The journal could not be written: nothing was shown. Stop rather than
+                    # go on showing a game the journal does not hold; the owner reports it.
+                    logger.exception("core step failed on %r; stopping", item)
+                    self.failure = error
+                    return
+        finally:
+            self.stopped.set()
+            self._release_waiters()
+
+    def _release_waiters(self) -> None:
+        """Wake anyone draining a core that has stopped (what is left is never processed)."""
         while True:
-            item = self._queue.get()
-            if item is _STOP:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
                 return
             if isinstance(item, threading.Event):
                 item.set()
-                continue
-            try:
-                self.process(item)  # type: ignore[arg-type]
-            except Exception:
-                # The journal could not be written: nothing was shown; stop rather than go on
-                # showing a game the journal does not hold.
-                logger.exception("core step failed on %r; stopping", item)
-                raise
 
     def process(self, observation: Observation) -> CoreUpdate:
         """One observation, start to end (the core thread's body; called directly by tests)."""

@@ -136,6 +136,10 @@ def _draw(before: GameState, event: Ryukyoku, at: float) -> tuple[Observation, .
     declarer = event.actor if event.actor is not None else hand.turn
     if event.kind is DrawKind.NINE_TERMINALS and declarer is not None:
         return (HandLaidOpen(at, declarer, hand.player(declarer).concealed),)
+    if event.kind is DrawKind.TRIPLE_RON and hand.last_discard_tile is not None:
+        # Three hands laid open on one discard: the third ron makes it the abortive draw.
+        won = hand.last_discard_tile
+        return tuple(HandLaidOpen(at, seat, (*hand.player(seat).concealed, won), won) for seat in hand.could_ron)
     if hand.live_wall > 0 or event.kind not in (DrawKind.EXHAUSTIVE, DrawKind.UNSPECIFIED, DrawKind.NAGASHI_MANGAN):
         return ()  # four riichi / four kans: the referee's CONFIRM at end_kyoku; four winds: seen in the ponds
     # The hands the rules find tenpai are laid open: as the log shows them, or as it knows them.

@@ -65,3 +65,13 @@ def test_without_the_board_a_ron_or_tsumo_it_cannot_tell_is_asked(logs_dir):
         asked += len(questions)
         assert all("ron on the last discard, or tsumo" in q.text_param("topic") for q in questions)
     assert asked > 0
+
+
+def test_a_triple_ron_is_the_abortive_draw(logs_dir):
+    game = read_log(logs_dir / "mjx_fixtures" / "upd-aft-ron3.mjlog")[0]
+    table, profile = _table_for(game)
+    table.see(*log_observations(game.events, profile, FeedOptions(trays=True)))
+    expected = replay(game.events, profile)
+    assert table.session.game.results == expected.results
+    draws = [a for a in table.said if a.kind is AnnouncementKind.ABORTIVE_DRAW]
+    assert [a.text_param("draw") for a in draws] == ["triple_ron"]

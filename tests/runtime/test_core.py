@@ -110,3 +110,23 @@ def test_a_failing_listener_does_not_stop_refereeing(tmp_path, logs_dir):
     for observation in observations_of(game)[:20]:
         core.process(observation)
     assert core.journal_seq > 0
+
+
+def test_an_event_that_cannot_be_journaled_is_never_shown(tmp_path, logs_dir):
+    class FullDisk(GameStore):
+        def append_all(self, game, events, at, after=None):
+            raise sqlite3.OperationalError("database or disk is full")
+
+    game = first_game(logs_dir)
+    store = FullDisk(tmp_path / "table.db")
+    recording = RecordingListener()
+    core = RefereeCore(store, setup_for(game), [recording]).start()
+    for observation in observations_of(game)[:10]:
+        core.post(observation)
+    assert core.stopped.wait(10)
+    core.drain()  # returns at once: the core has stopped
+    assert isinstance(core.failure, sqlite3.OperationalError)
+    shown = []
+    while not recording.updates.empty():
+        shown.extend(recording.updates.get_nowait().events)
+    assert shown == []
