@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from table_app.journal.export import mjai_lines
+from table_app.journal.fill_hidden import fill_hidden
 from table_app.journal.store import GameStore
 from table_app.journal.tenhou_export import tenhou6_game
 from table_app.rules.profiles import profile_named
@@ -29,6 +30,11 @@ def register(commands: Any) -> None:
     parser.add_argument("game", type=int, metavar="GAME", help="the game's number (see jantaku games)")
     parser.add_argument("--format", required=True, choices=["tenhou", "mjai"], help="log format")
     parser.add_argument("--db", type=Path, default=Path("jantaku.db"), help="the database (default: jantaku.db)")
+    parser.add_argument(
+        "--fill-hidden",
+        action="store_true",
+        help="tenhou: fill tiles the camera never saw from the unseen ones (public events unchanged)",
+    )
     parser.add_argument("-o", "--output", type=Path, help="write here instead of standard output")
     parser.set_defaults(run=run)
 
@@ -46,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "mjai":
         text = "".join(line + "\n" for line in mjai_lines(events, profile))
     else:
+        if args.fill_hidden:
+            events = fill_hidden(events, profile.red_fives)
         text = json.dumps(tenhou6_game(events, profile, f"jantaku game {args.game}"), ensure_ascii=False) + "\n"
     if args.output is None:
         sys.stdout.write(text)

@@ -25,6 +25,7 @@ from table_app.rules.events import (
     Pon,
     Reach,
     Ryukyoku,
+    ShownHand,
     Tsumo,
 )
 from table_app.rules.hand.waits import waits
@@ -216,7 +217,7 @@ def _tsumo(
         candidates = [t for t in distinct if _completes(_without(seen.tiles, t), hand, seat, t)]
         if not candidates:
             if _nine_terminals(hand, seat, seen.tiles):
-                return (*draw, Ryukyoku(DrawKind.NINE_TERMINALS, (), seat))
+                return (*draw, Ryukyoku(DrawKind.NINE_TERMINALS, (ShownHand(seat, seen.tiles),), seat))
             candidates = distinct[:1]  # a false tsumo: the judge calls it
     outcomes = tuple((*draw, Hora(seat, seat, t, ura, _without(seen.tiles, t))) for t in candidates)
     if len(outcomes) == 1:

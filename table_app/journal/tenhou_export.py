@@ -58,7 +58,9 @@ class TenhouExportError(ValueError):
 
 def _code(tile: Tile, where: str) -> int:
     if tile.is_unknown:
-        raise TenhouExportError(f"{where}: a tile the referee did not see; tenhou.net/6 needs every tile (use mjai)")
+        raise TenhouExportError(
+            f"{where}: a tile the referee did not see; tenhou.net/6 needs every tile (use mjai, or --fill-hidden)"
+        )
     return to_tenhou6(tile)
 
 
@@ -155,8 +157,9 @@ def tenhou6_game(events: Iterable[GameEvent], profile: RuleProfile, title: str =
             if wins:
                 hand.result = ["和了", *[part for entry in wins for part in entry]]
             else:
-                # The kind the rules core found, where the journal did not say (an mjai source).
-                kind = draw if draw not in (None, DrawKind.UNSPECIFIED) else _kind_of(result.ending.value)
+                # The kind the rules core found (it names nagashi mangan, which the table cannot).
+                found = _kind_of(result.ending.value)
+                kind = found if found is not DrawKind.UNSPECIFIED else (draw or DrawKind.UNSPECIFIED)
                 hand.result = [_DRAW_NAMES[kind], list(result.deltas)]
             rows.append(hand.row())
             hand = None
