@@ -80,6 +80,18 @@ def log_observations(
             yield _trays(state, clock)
 
 
+def observation_counts(events: list[GameEvent], profile: RuleProfile = TENHOU) -> list[int]:
+    """How many observations the feed (without trays) posts for each event: the feed's clock."""
+    state = new_game(profile)
+    riichi_next: set[Seat] = set()
+    counts = []
+    for event in events:
+        before = state
+        state = apply(state, event)
+        counts.append(len(_observe(before, event, riichi_next, 0.0)))
+    return counts
+
+
 def _trays(state: GameState, at: float) -> TraysRead:
     hand = state.hand
     if hand is None:

@@ -1,0 +1,85 @@
+"""A logged game as a table-simulator script: the sensor board's side of ``jantaku demo``.
+
+The script moves the simulated table as the game did: the live wall drops a tile per draw
+(a kan's replacement draw is the ``kan`` step), a riichi stick goes to the deposit when the
+riichi is accepted, and after each hand the sticks go to the winner and the payments are made
+tray to tray. Its clock is the log feed's (:func:`table_app.runtime.log_feed.log_observations`
+with the same ``step_s``), so a table simulator playing it over a pty and a camera (or the
+feed) playing the same log stay in step. ``jantaku table-sim --pty --script FILE`` plays it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from table_app.rules.events import Ankan, Daiminkan, EndKyoku, GameEvent, Kakan, ReachAccepted, StartKyoku, Tsumo
+from table_app.rules.fold import apply, new_game
+from table_app.rules.profiles import TENHOU, RuleProfile
+from table_app.rules.state import GameState
+from table_app.runtime.log_feed import observation_counts
+
+STICK = 1000
+SIM_START_POINTS = 25_000  # what the simulator's trays hold before the first ``hand`` line
+
+
+class UnplayableOnTableError(ValueError):
+    """The game cannot be played with real sticks (a tray below zero)."""
+
+
+def table_script_text(events: Iterable[GameEvent], profile: RuleProfile = TENHOU, step_s: float = 0.5) -> str:
+    events = list(events)
+    counts = observation_counts(events, profile)
+    lines = ["# made from a logged game by jantaku (table_app.runtime.log_table_script)"]
+    state = new_game(profile)
+    clock = 0.0
+    rinshan_due = False
+    for event, count in zip(events, counts, strict=True):
+        before = state
+        state = apply(state, event)
+        at = f"{clock:.3f}"
+        match event:
+            case StartKyoku():
+                if min(event.scores) < 0:
+                    raise UnplayableOnTableError(f"{_label(event)}: a tray would hold {min(event.scores)} points")
+                first = before.hands_played == 0 and set(event.scores) != {SIM_START_POINTS}
+                lines.append(f"{at} hand" + (" " + " ".join(str(s) for s in event.scores) if first else ""))
+            case Tsumo():
+                if not rinshan_due:
+                    lines.append(f"{at} draw 1")
+                rinshan_due = False
+            case Daiminkan() | Ankan() | Kakan():
+                lines.append(f"{at} kan")  # the simulator takes the replacement tile with the kan
+                rinshan_due = True
+            case ReachAccepted():
+                lines.append(f"{at} riichi {int(event.actor)}")
+            case EndKyoku() if before.hand is not None:
+                lines.extend(f"{at} {step}" for step in _settlement(before, state))
+        clock += count * step_s
+    return "\n".join(lines) + "\n"
+
+
+def _label(event: StartKyoku) -> str:
+    return f"{'ESWN'[event.bakaze]}{event.kyoku}-{event.honba}"
+
+
+def _settlement(before: GameState, after: GameState) -> list[str]:
+    """The deposit to the first winner, then each payment from a tray to a tray."""
+    hand = before.hand
+    assert hand is not None
+    result = after.results[-1]
+    deltas = list(result.deltas)
+    steps: list[str] = []
+    if hand.wins and hand.kyotaku:
+        taker = int(hand.wins[0].winner)
+        steps.append(f"take {taker}")
+        deltas[taker] -= hand.kyotaku * STICK
+    payers = [[seat, -d] for seat, d in enumerate(deltas) if d < 0]
+    payees = [[seat, d] for seat, d in enumerate(deltas) if d > 0]
+    for payer in payers:
+        for payee in payees:
+            amount = min(payer[1], payee[1])
+            if amount > 0:
+                steps.append(f"pay {payer[0]} {payee[0]} {amount}")
+                payer[1] -= amount
+                payee[1] -= amount
+    return steps
