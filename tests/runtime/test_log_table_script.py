@@ -47,9 +47,10 @@ def test_the_script_keeps_the_feeds_clock(logs_dir):
     script = parse_script(table_script_text(game.events, step_s=0.25))
     observations = list(log_observations(game.events, options=FeedOptions(step_s=0.25)))
     draws = [s.at for s in script.steps if s.action is Action.DRAW]
-    discards = [o.at for o in observations if type(o).__name__ == "PondTileAdded"]
-    # each draw happens at the feed time its discard is seen (the referee holds a discard
-    # until the board's wall count has stepped)
+    acts = {"PondTileAdded", "HandLaidOpen", "MeldAppeared", "MeldExtended"}  # what follows a draw
+    discards = [o.at for o in observations if type(o).__name__ in acts]
+    # each draw happens at the feed time the act after it is seen (the referee holds a
+    # discard until the board's wall count has stepped)
     discard_times = {round(at, 6) for at in discards}
     assert all(round(at, 6) in discard_times for at in draws)
     assert len(draws) > 500
