@@ -27,12 +27,21 @@ def wall_after_draw(session: RefereeSession, expected: int) -> tuple[RefereeSess
     )
 
 
-def deposit(session: RefereeSession) -> tuple[RefereeSession, tuple[Announcement, ...]]:
-    """Riichi sticks on the deposit against the riichi the game counts (checked as a riichi is accepted)."""
+def expected_deposit(session: RefereeSession) -> int | None:
+    """Sticks that should be on the deposit: the game's, plus a declaration's not yet accepted
+    (its stick goes down with the sideways tile)."""
     hand = session.game.hand
-    if hand is None or not session.link_up or session.trays is None:
+    if hand is None:
+        return None
+    return hand.kyotaku + (session.riichi_waiting is not None)
+
+
+def deposit(session: RefereeSession) -> tuple[RefereeSession, tuple[Announcement, ...]]:
+    """Riichi sticks on the deposit against the riichi the game counts (checked an act after a
+    riichi is accepted, so the board has had time to read the stick)."""
+    expected = expected_deposit(session)
+    if expected is None or not session.link_up or session.trays is None:
         return session, ()
-    expected = hand.kyotaku
     read = session.trays.deposit
     if read == expected:
         return session, ()

@@ -90,7 +90,9 @@ def step(session: RefereeSession, observation: Observation) -> Decision:
                 return _with(decision, before=said)
             return Decision(replace(session, awaiting_deal=True), announcements=said)
     # A game observation: a discard still waiting for its wall step is taken now.
-    session, held_events, said = _release_pending(session, wall_stepped=False)
+    session, said = _deposit_if_due(session)
+    session, held_events, more = _release_pending(session, wall_stepped=False)
+    said = (*said, *more)
     hand = session.game.hand
     proposal: Proposal | None
     match observation:
@@ -141,9 +143,8 @@ def _propose(session: RefereeSession, proposal: Proposal) -> Decision:
         elif isinstance(event, Reach):
             session = replace(session, riichi_waiting=event.actor)
         elif isinstance(event, ReachAccepted):
-            session = replace(session, riichi_waiting=None)
-            session, more = crosscheck.deposit(session)
-            said = (*said, *more)
+            # The stick is checked once the board has had an act's time to read it.
+            session = replace(session, riichi_waiting=None, deposit_due=True)
     events = outcome.events
     if events and isinstance(events[-1], Dahai) and _four_winds(session):
         # 四風子連打 is plain to see: no question, the hand ends.
@@ -248,9 +249,17 @@ def _link(session: RefereeSession, change: LinkChanged) -> Decision:
     return Decision(session, events, (announce(AnnouncementKind.LINK_LOST), *more))
 
 
+def _deposit_if_due(session: RefereeSession) -> tuple[RefereeSession, tuple[Announcement, ...]]:
+    if not session.deposit_due:
+        return session, ()
+    return crosscheck.deposit(replace(session, deposit_due=False))
+
+
 def _trays(session: RefereeSession, reading: TraysRead) -> Decision:
     session = replace(session, trays=reading)
     hand = session.game.hand
+    if session.deposit_due and reading.deposit == crosscheck.expected_deposit(session):
+        session = replace(session, deposit_due=False)  # the stick is there
     if session.pending_discard is not None and hand is not None and reading.wall == hand.live_wall - 1:
         session, events, said = _release_pending(session, wall_stepped=True)
         return Decision(session, events, said)

@@ -54,6 +54,7 @@ class RefereeSession:
     trays: TraysRead | None = None
     pending_discard: PondTileAdded | None = None  # seen by the camera, waiting for the wall step
     riichi_waiting: Seat | None = None  # declared; reach_accepted is due before the next act
+    deposit_due: bool = False  # a riichi was accepted: the deposit is checked at the next act
     ura: tuple[Tile, ...] = ()  # ura-dora indicators turned over for a riichi win
     shown: tuple[ShownHand, ...] = ()  # hands laid open as tenpai at an exhaustive draw
     question: Question | None = None

@@ -13,6 +13,9 @@ from typing import Any
 
 from firmware_bridge.observations import CommandAnswer, LinkState, LinkStatus, TrayReading
 from firmware_bridge.serial_link import SerialTableLink
+from firmware_bridge.sim_script import TableScript
+from firmware_bridge.sim_transport import PtyTableServer
+from firmware_bridge.simulator import TableSimulator
 from hardware.panel import ButtonPressed, GpioPanel, PanelPins
 from table_app.observations import (
     ButtonPress,
@@ -32,7 +35,6 @@ _HEALTH = {
     LinkState.CONNECTING: LinkHealth.CONNECTING,
     LinkState.LOST: LinkHealth.LOST,
     LinkState.INCOMPATIBLE: LinkHealth.INCOMPATIBLE,
-    LinkState.CLOSED: LinkHealth.LOST,
 }
 
 
@@ -49,7 +51,8 @@ class LinkTranslator:
                 self._post(HandStarted(output.at))
             self._hand = output.hand
             self._post(TraysRead(output.at, output.points, output.deposit, output.wall, output.kans, output.plausible))
-        elif isinstance(output, LinkStatus):
+        elif isinstance(output, LinkStatus) and output.state is not LinkState.CLOSED:
+            # CLOSED is our own shutdown, not a fault to announce.
             self._post(LinkChanged(output.at, _HEALTH[output.state], output.detail))
         elif isinstance(output, CommandAnswer):
             logger.debug("board answered command %d: %s", output.echoed_seq, output.accepted)
@@ -99,10 +102,13 @@ class FeedSource:
     The stepping stone for the demo (:mod:`table_app.runtime.log_feed`) and for reliability
     tests; ``skip`` observations are left out (a feed resuming where the journal stands)."""
 
-    def __init__(self, observations: Iterable[Observation], pace_s: float = 0.0, skip: int = 0) -> None:
+    def __init__(
+        self, observations: Iterable[Observation], pace_s: float = 0.0, skip: int = 0, delay_s: float = 0.0
+    ) -> None:
         self._observations = observations
         self._pace_s = pace_s
         self._skip = skip
+        self._delay_s = delay_s
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.finished = threading.Event()
@@ -112,6 +118,9 @@ class FeedSource:
         self._thread.start()
 
     def _run(self, post: Post) -> None:
+        if self._delay_s and self._stop.wait(self._delay_s):
+            self.finished.set()
+            return
         for index, observation in enumerate(self._observations):
             if index < self._skip:
                 continue
@@ -126,3 +135,24 @@ class FeedSource:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(5.0)
+
+
+class SimulatedBoardSource:
+    """The sensor board played by the table simulator over a pty, read by the real link: the
+    board's side of ``jantaku demo``. The script's clock starts when this source starts."""
+
+    def __init__(self, script: TableScript, snapshot_s: float = 0.02) -> None:
+        self._simulator = TableSimulator(script, snapshot_interval_s=snapshot_s)
+        self.server: PtyTableServer | None = None
+        self._link: LinkSource | None = None
+
+    def start(self, post: Post) -> None:
+        self.server = PtyTableServer(self._simulator).start()
+        self._link = LinkSource(str(self.server.path))
+        self._link.start(post)
+
+    def stop(self) -> None:
+        if self._link is not None:
+            self._link.stop()
+        if self.server is not None:
+            self.server.stop()

@@ -17,22 +17,26 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from firmware_bridge.calibration_file import load_calibration
+from firmware_bridge.sim_script import parse_script
 from table_app.interpret import TableSetup, new_session
 from table_app.journal.store import GameStore
 from table_app.logs import read_log
 from table_app.observations import Observation
 from table_app.rules.check import profile_for_log
 from table_app.rules.events import StartKyoku
-from table_app.runtime.adapters import FeedSource, LinkSource, PanelSource
+from table_app.rules.record import GameLog
+from table_app.runtime.adapters import FeedSource, LinkSource, PanelSource, SimulatedBoardSource
 from table_app.runtime.config import CameraConfig, ConfigError, FeedConfig, TableConfig
 from table_app.runtime.core import RefereeCore
 from table_app.runtime.listeners import PanelListener, TextAnnouncer
 from table_app.runtime.log_feed import FeedOptions, log_observations, resume_index
+from table_app.runtime.log_table_script import table_script_text
 from table_app.runtime.ports import CoreListener, ObservationSource
 from table_app.runtime.speech import EspeakSpeaker, SpeechListener
 
 logger = logging.getLogger(__name__)
 
+BOARD_LEAD_IN_S = 1.5  # the link's handshake with the simulated board comes before the first deal
 VisionFactory = Callable[[CameraConfig, TableConfig], ObservationSource]
 
 
@@ -96,20 +100,32 @@ def build_runtime(
     if observations is not None and config.feed is not None:
         journaled = len(store.events(core.game_id)) if core.game_id is not None else 0
         skip = resume_index(observations, new_session(setup), journaled)
+        delay = 0.0
         if skip:
             logger.info("feed resumes at observation %d of %d", skip, len(observations))
-        runtime.feed = FeedSource(observations, config.feed.pace_s, skip)
+        elif config.feed.simulate_board:
+            # The board plays the same log on the feed's clock, after a lead-in for the link.
+            delay = BOARD_LEAD_IN_S
+            events = _feed_game(config.feed).events
+            text = table_script_text(events, setup.profile, config.feed.pace_s, start_s=BOARD_LEAD_IN_S)
+            runtime.sources.append(SimulatedBoardSource(parse_script(text, str(config.feed.log))))
+        runtime.feed = FeedSource(observations, config.feed.pace_s, skip, delay)
         runtime.sources.append(runtime.feed)
     return runtime
 
 
-def _feed_observations(feed: FeedConfig, config: TableConfig) -> tuple[list[Observation], TableSetup]:
-    """The feed's observations, and the setup of the logged game (its profile, first dealer)."""
+def _feed_game(feed: FeedConfig) -> GameLog:
     games = [g for g in read_log(feed.log) if g.players == 4 and g.rules.unsupported is None]
     if not games:
         raise ConfigError("feed.log", f"{feed.log} holds no four-player game to play")
-    game = games[0]
+    return games[0]
+
+
+def _feed_observations(feed: FeedConfig, config: TableConfig) -> tuple[list[Observation], TableSetup]:
+    """The feed's observations, and the setup of the logged game (its profile, first dealer)."""
+    game = _feed_game(feed)
     profile = profile_for_log(config.profile, game.rules)
     first = next((e.oya for e in game.events if isinstance(e, StartKyoku)), config.first_dealer)
-    observations = list(log_observations(game.events, profile, FeedOptions(trays=feed.trays)))
+    trays = feed.trays and not feed.simulate_board
+    observations = list(log_observations(game.events, profile, FeedOptions(trays=trays)))
     return observations, TableSetup(profile, config.names, first)

@@ -40,7 +40,8 @@ class FeedConfig:
 
     log: Path
     pace_s: float = 0.5
-    trays: bool = True
+    trays: bool = True  # the feed also posts the board's readings (ignored with simulate_board)
+    simulate_board: bool = False  # play the board on the table simulator over a pty, read by the link
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,13 +173,16 @@ def _panel(section: dict[str, Any] | None) -> PanelPins | None:
 def _feed(section: dict[str, Any] | None, base: Path) -> FeedConfig | None:
     if section is None:
         return None
-    _check_keys(section, "feed", {"log", "pace_s", "trays"})
+    _check_keys(section, "feed", {"log", "pace_s", "trays", "simulate_board"})
     log = _path(_get(section, "log", "feed", str), base)
     assert log is not None
     pace = float(_get(section, "pace_s", "feed", (int, float), 0.5))
     if pace < 0:
         raise ConfigError("feed.pace_s", "must not be negative")
-    return FeedConfig(log, pace, _get(section, "trays", "feed", bool, True))
+    simulate = _get(section, "simulate_board", "feed", bool, False)
+    if simulate and pace < 0.05:
+        raise ConfigError("feed.pace_s", "must be at least 0.05 with simulate_board (the link needs time to read)")
+    return FeedConfig(log, pace, _get(section, "trays", "feed", bool, True), simulate)
 
 
 def load_config(path: Path) -> TableConfig:

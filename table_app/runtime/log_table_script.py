@@ -1,8 +1,8 @@
 """A logged game as a table-simulator script: the sensor board's side of ``jantaku demo``.
 
 The script moves the simulated table as the game did: the live wall drops a tile per draw
-(a kan's replacement draw is the ``kan`` step), a riichi stick goes to the deposit when the
-riichi is accepted, and after each hand the sticks go to the winner and the payments are made
+(a kan's replacement draw is the ``kan`` step), a riichi stick goes to the deposit with the
+declaration, and after each hand the sticks go to the winner and the payments are made
 tray to tray. Its clock is the log feed's (:func:`table_app.runtime.log_feed.log_observations`
 with the same ``step_s``), so a table simulator playing it over a pty and a camera (or the
 feed) playing the same log stay in step. ``jantaku table-sim --pty --script FILE`` plays it.
@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from table_app.rules.events import Ankan, Daiminkan, EndKyoku, GameEvent, Kakan, ReachAccepted, StartKyoku, Tsumo
+from table_app.rules.events import Ankan, Daiminkan, EndKyoku, GameEvent, Kakan, Reach, StartKyoku, Tsumo
 from table_app.rules.fold import apply, new_game
 from table_app.rules.profiles import TENHOU, RuleProfile
-from table_app.rules.state import GameState
+from table_app.rules.state import GameState, RiichiStage
 from table_app.runtime.log_feed import observation_counts
 
 STICK = 1000
@@ -26,12 +26,15 @@ class UnplayableOnTableError(ValueError):
     """The game cannot be played with real sticks (a tray below zero)."""
 
 
-def table_script_text(events: Iterable[GameEvent], profile: RuleProfile = TENHOU, step_s: float = 0.5) -> str:
+def table_script_text(
+    events: Iterable[GameEvent], profile: RuleProfile = TENHOU, step_s: float = 0.5, start_s: float = 0.0
+) -> str:
+    """The script; ``start_s`` delays it all (time for the link to connect before the first deal)."""
     events = list(events)
     counts = observation_counts(events, profile)
     lines = ["# made from a logged game by jantaku (table_app.runtime.log_table_script)"]
     state = new_game(profile)
-    clock = 0.0
+    clock = start_s
     rinshan_due = False
     for event, count in zip(events, counts, strict=True):
         before = state
@@ -50,7 +53,9 @@ def table_script_text(events: Iterable[GameEvent], profile: RuleProfile = TENHOU
             case Daiminkan() | Ankan() | Kakan():
                 lines.append(f"{at} kan")  # the simulator takes the replacement tile with the kan
                 rinshan_due = True
-            case ReachAccepted():
+            case Reach():
+                # The stick goes down with the declaration (the referee checks it when the
+                # riichi is accepted, at the next act); a ron on that tile hands it back.
                 lines.append(f"{at} riichi {int(event.actor)}")
             case EndKyoku() if before.hand is not None:
                 lines.extend(f"{at} {step}" for step in _settlement(before, state))
@@ -69,10 +74,17 @@ def _settlement(before: GameState, after: GameState) -> list[str]:
     result = after.results[-1]
     deltas = list(result.deltas)
     steps: list[str] = []
-    if hand.wins and hand.kyotaku:
+    sticks = hand.kyotaku * STICK
+    # A riichi declared on the tile that ended the hand: its stick is on the table, not in the
+    # game. ``take`` hands the declarer the whole deposit, so they pay the game's sticks on.
+    refund = next((seat for seat, p in enumerate(hand.players) if p.riichi is RiichiStage.DECLARED), None)
+    if refund is not None and (hand.wins or not sticks):
+        steps.append(f"take {refund}")
+        deltas[refund] -= sticks if hand.wins else 0
+    elif hand.wins and sticks:
         taker = int(hand.wins[0].winner)
         steps.append(f"take {taker}")
-        deltas[taker] -= hand.kyotaku * STICK
+        deltas[taker] -= sticks
     payers = [[seat, -d] for seat, d in enumerate(deltas) if d < 0]
     payees = [[seat, d] for seat, d in enumerate(deltas) if d > 0]
     for payer in payers:

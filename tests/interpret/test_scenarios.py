@@ -169,7 +169,19 @@ def test_riichi_is_accepted_when_the_next_act_comes_and_the_deposit_checked():
     table.see(table.trays(wall=69), PondTileAdded(1.0, Seat.S0, M1, sideways=True))
     assert table.hand.player(Seat.S0).in_riichi
     said = table.see(table.trays(wall=68, deposit=0), PondTileAdded(2.0, Seat.S1, P9))
-    assert AnnouncementKind.DEPOSIT_DISAGREES in [a.kind for a in said]
+    assert AnnouncementKind.DEPOSIT_DISAGREES not in [a.kind for a in said]  # the board gets an act's time
     assert table.hand.kyotaku == 1
+    said = table.see(table.trays(wall=67, deposit=0), PondTileAdded(3.0, Seat.S2, M1))
+    assert [a.kind for a in said] == [AnnouncementKind.DEPOSIT_DISAGREES]
     riichi = replace(table.hand.player(Seat.S0))
     assert riichi.riichi.name == "ACCEPTED"
+
+
+def test_a_deposit_read_in_time_is_no_disagreement():
+    table = Table()
+    table.deal(parse_mjai("5s"), board=True)
+    table.see(table.trays(wall=69), PondTileAdded(1.0, Seat.S0, M1, sideways=True))
+    table.see(table.trays(wall=68), PondTileAdded(2.0, Seat.S1, P9))
+    table.see(table.trays(wall=68, deposit=1, points=(24000, 25000, 25000, 25000)))
+    said = table.see(table.trays(wall=67, deposit=1), PondTileAdded(3.0, Seat.S2, M1))
+    assert AnnouncementKind.DEPOSIT_DISAGREES not in [a.kind for a in said]
