@@ -151,6 +151,11 @@ def _propose(session: RefereeSession, proposal: Proposal) -> Decision:
         aborted = _propose(session, (Ryukyoku(DrawKind.FOUR_WINDS), EndKyoku()))
         return Decision(aborted.session, (*events, *aborted.events), (*said, *aborted.announcements))
     if events and isinstance(events[-1], EndKyoku):
+        if session.trays is not None and session.link_up:
+            # The trays may have settled before the referee ended the hand: the board reports
+            # changes only, so the last reading is checked now.
+            session, more = crosscheck.payments(session, session.trays)
+            said = (*said, *more)
         next_hand = session.game.next_hand
         if next_hand is not None and next_hand.game_over:
             finish = accept(session, (EndGame(),))

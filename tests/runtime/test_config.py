@@ -48,6 +48,7 @@ def test_defaults_for_an_empty_file():
         ('[panel]\nconfirm = "x"', "panel.confirm"),
         ("[camera]\n", "camera.source"),
         ('[feed]\nlog = "a"\npace_s = -1', "feed.pace_s"),
+        ('[feed]\nlog = "a"\npace_s = 0\nsimulate_board = true', "feed.pace_s"),
         ("[speakers]\n", "speakers"),
         ("table = 3", "table"),
         ("[table", "(file)"),

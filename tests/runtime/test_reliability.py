@@ -141,3 +141,38 @@ def test_serial_unplug_is_announced_and_refereeing_goes_on(tmp_path):
             core.stop()
     journaled = [type(e.event).__name__ for e in store.events(core.game_id)]
     assert journaled[-2:] == ["Tsumo", "Dahai"]
+
+
+def test_a_hand_with_the_board_simulated_over_a_pty(tmp_path, logs_dir):
+    """The demo's board: the simulator plays the log's trays, deposit and wall over a pty, the
+    real link reads them, the feed plays the camera; the hand comes out as the log's."""
+    from firmware_bridge.sim_script import parse_script
+    from table_app.rules.events import EndKyoku
+    from table_app.runtime.adapters import FeedSource, SimulatedBoardSource
+    from table_app.runtime.log_table_script import table_script_text
+
+    game = read_log(logs_dir / "tenhou6_json" / "2020071200gm-00a9-0000-2703badd.json")[0]
+    end = next(i for i, e in enumerate(game.events) if isinstance(e, EndKyoku))
+    events = game.events[: end + 1]
+    setup = setup_for(game)
+    pace, lead_in = 0.06, 1.5
+    board = SimulatedBoardSource(parse_script(table_script_text(events, setup.profile, pace, start_s=lead_in)))
+    feed = FeedSource(log_observations(events, setup.profile, FeedOptions(trays=False)), pace, delay_s=lead_in)
+    store = GameStore(tmp_path / "table.db")
+    recording = RecordingListener()
+    core = RefereeCore(store, setup, [recording]).start()
+    board.start(core.post)
+    feed.start(core.post)
+    try:
+        complete = wait_for(
+            recording.updates,
+            lambda u: AnnouncementKind.PAYMENTS_COMPLETE in [a.kind for a in u.announcements],
+            timeout=30,
+        )
+    finally:
+        feed.stop()
+        board.stop()
+        core.drain()
+        core.stop()
+    assert complete.state.results == replay(events, setup.profile).results
+    assert core.session.link_up or core.session.link.value == "connected"
