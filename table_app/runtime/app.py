@@ -109,7 +109,8 @@ def build_runtime(
             events = _feed_game(config.feed).events
             text = table_script_text(events, setup.profile, config.feed.pace_s, start_s=BOARD_LEAD_IN_S)
             runtime.sources.append(SimulatedBoardSource(parse_script(text, str(config.feed.log))))
-        runtime.feed = FeedSource(observations, config.feed.pace_s, skip, delay)
+        # With a camera (the demo's renderer + vision), the feed plays only the board.
+        runtime.feed = FeedSource(observations if config.camera is None else (), config.feed.pace_s, skip, delay)
         runtime.sources.append(runtime.feed)
     return runtime
 
