@@ -10,7 +10,17 @@ from collections.abc import Callable
 from enum import StrEnum
 
 from table_app.announce.announcement import Announcement, AnnouncementKind
-from table_app.announce.words import CALLS, CONSEQUENCES, DRAWS, REASONS, SEAT_KANA, seat_en, seat_ja, yaku_ja
+from table_app.announce.words import (
+    Form,
+    call_words,
+    consequence_words,
+    draw_words,
+    reason_words,
+    seat_en,
+    seat_ja,
+    seat_kana,
+    yaku_ja,
+)
 
 
 class Language(StrEnum):
@@ -43,20 +53,15 @@ def _who_ja(a: Announcement) -> str:
 
 
 def _reason(a: Announcement, language: Language) -> str:
-    code = a.text_param("reason")
-    pair = REASONS.get(code, (code, code))
-    return pair[0] if language is Language.EN else pair[1]
+    return reason_words(a.text_param("reason"), Form.EN if language is Language.EN else Form.JA)
 
 
 def _consequence(a: Announcement, language: Language) -> str:
-    code = a.text_param("consequence")
-    pair = CONSEQUENCES.get(code, (code, code))
-    return pair[0] if language is Language.EN else pair[1]
+    return consequence_words(a.text_param("consequence"), Form.EN if language is Language.EN else Form.JA)
 
 
-def _draw(a: Announcement, index: int) -> str:
-    code = a.text_param("draw")
-    return DRAWS.get(code, (code, code, code))[index]
+def _draw(a: Announcement, form: Form) -> str:
+    return draw_words(a.text_param("draw"), form)
 
 
 def _win_en(a: Announcement) -> str:
@@ -95,7 +100,7 @@ _EN: dict[AnnouncementKind, _Render] = {
     AnnouncementKind.ILLEGAL_ACT: lambda a: (
         f"{_who_en(a)}: illegal: {_reason(a, Language.EN)} ({_consequence(a, Language.EN)})"
     ),
-    AnnouncementKind.ABORTIVE_DRAW: lambda a: f"Abortive draw: {_draw(a, 0)}",
+    AnnouncementKind.ABORTIVE_DRAW: lambda a: f"Abortive draw: {_draw(a, Form.EN)}",
     AnnouncementKind.EXHAUSTIVE_DRAW: lambda a: (
         f"Exhaustive draw. Tenpai: {_seats_en(a.ints_param('tenpai'))}. "
         f"Payments: {_payments_en(a.ints_param('deltas')) or 'none'}"
@@ -119,7 +124,7 @@ _EN: dict[AnnouncementKind, _Render] = {
     AnnouncementKind.QUESTION: _question_en,
     AnnouncementKind.UNDONE: lambda a: f"Taken back: {a.text_param('event')}",
     AnnouncementKind.RIICHI: lambda a: f"{_who_en(a)}: riichi",
-    AnnouncementKind.CALL: lambda a: f"{_who_en(a)}: {CALLS[a.text_param('call')][0]}",
+    AnnouncementKind.CALL: lambda a: f"{_who_en(a)}: {call_words(a.text_param('call'), Form.EN)}",
     AnnouncementKind.HAND_START: lambda a: f"{a.text_param('round')}, {a.int_param('honba')} honba",
     AnnouncementKind.GAME_END: lambda a: "Game over: " + ", ".join(str(s) for s in a.ints_param("scores")),
 }
@@ -128,7 +133,7 @@ _JA: dict[AnnouncementKind, _Render] = {
     AnnouncementKind.ILLEGAL_ACT: lambda a: (
         f"{_who_ja(a)}：反則　{_reason(a, Language.JA)}（{_consequence(a, Language.JA)}）"
     ),
-    AnnouncementKind.ABORTIVE_DRAW: lambda a: f"途中流局：{_draw(a, 1)}",
+    AnnouncementKind.ABORTIVE_DRAW: lambda a: f"途中流局：{_draw(a, Form.JA)}",
     AnnouncementKind.EXHAUSTIVE_DRAW: lambda a: (
         f"流局　聴牌：{_seats_ja(a.ints_param('tenpai'))}　支払い：{_payments_ja(a.ints_param('deltas')) or 'なし'}"
     ),
@@ -151,7 +156,7 @@ _JA: dict[AnnouncementKind, _Render] = {
     AnnouncementKind.QUESTION: _question_ja,
     AnnouncementKind.UNDONE: lambda a: f"取り消し：{a.text_param('event')}",
     AnnouncementKind.RIICHI: lambda a: f"{_who_ja(a)}：リーチ",
-    AnnouncementKind.CALL: lambda a: f"{_who_ja(a)}：{CALLS[a.text_param('call')][1]}",
+    AnnouncementKind.CALL: lambda a: f"{_who_ja(a)}：{call_words(a.text_param('call'), Form.JA)}",
     AnnouncementKind.HAND_START: lambda a: f"{a.text_param('round')} {a.int_param('honba')}本場",
     AnnouncementKind.GAME_END: lambda a: "終局：" + "、".join(str(s) for s in a.ints_param("scores")),
 }
@@ -163,13 +168,13 @@ def render(announcement: Announcement, language: Language) -> str:
 
 
 def _kana_seat(a: Announcement) -> str:
-    return SEAT_KANA[int(a.seat)] if a.seat is not None else ""
+    return seat_kana(a.seat) if a.seat is not None else ""
 
 
 #: Short kana phrases for espeak-ng's Japanese voice (it reads kana far better than kanji).
 _KANA: dict[AnnouncementKind, _Render] = {
     AnnouncementKind.ILLEGAL_ACT: lambda a: f"{_kana_seat(a)} はんそくです",
-    AnnouncementKind.ABORTIVE_DRAW: lambda a: f"とちゅうりゅうきょく {_draw(a, 2)}",
+    AnnouncementKind.ABORTIVE_DRAW: lambda a: f"とちゅうりゅうきょく {_draw(a, Form.KANA)}",
     AnnouncementKind.EXHAUSTIVE_DRAW: lambda _a: "りゅうきょく",
     AnnouncementKind.WIN: lambda a: f"{_kana_seat(a)} {a.int_param('points')}てん",
     AnnouncementKind.PAYMENTS_COMPLETE: lambda _a: "しはらい かんりょう",
@@ -178,7 +183,7 @@ _KANA: dict[AnnouncementKind, _Render] = {
     AnnouncementKind.CAMERA_LOST: lambda _a: "カメラが きれました",
     AnnouncementKind.QUESTION: lambda _a: "しんぱん かくにん おねがいします",
     AnnouncementKind.RIICHI: lambda a: f"{_kana_seat(a)} りーち",
-    AnnouncementKind.CALL: lambda a: CALLS[a.text_param("call")][2],
+    AnnouncementKind.CALL: lambda a: call_words(a.text_param("call"), Form.KANA),
 }
 
 

@@ -1,15 +1,27 @@
-"""Words the catalogue needs in both languages: seats, reasons, draws, yaku, calls."""
+"""Words the catalogue needs in both languages: seats, reasons, draws, yaku, calls.
+
+The tables stay in this module; the catalogue asks for words through the functions below.
+"""
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 from table_app.domain.seat import Seat
 
-SEAT_EN = ("seat 1", "seat 2", "seat 3", "seat 4")
-SEAT_JA = ("1番席", "2番席", "3番席", "4番席")
-SEAT_KANA = ("いちばんせき", "にばんせき", "さんばんせき", "よんばんせき")
+
+class Form(IntEnum):
+    EN = 0
+    JA = 1
+    KANA = 2  # for speech
+
+
+_SEAT_EN = ("seat 1", "seat 2", "seat 3", "seat 4")
+_SEAT_JA = ("1番席", "2番席", "3番席", "4番席")
+_SEAT_KANA = ("いちばんせき", "にばんせき", "さんばんせき", "よんばんせき")
 
 #: Reason codes of :class:`table_app.rules.verdicts.Reason` (by value), in English and Japanese.
-REASONS: dict[str, tuple[str, str]] = {
+_REASONS: dict[str, tuple[str, str]] = {
     "call_on_own_discard": ("a call on one's own discard", "自分の捨て牌は鳴けません"),
     "call_not_last_discard": ("a call on a tile that is not the last discard", "直前の捨て牌以外は鳴けません"),
     "call_after_next_draw": ("a call after the next player drew", "次のツモの後の鳴きは無効です"),
@@ -37,13 +49,13 @@ REASONS: dict[str, tuple[str, str]] = {
     "rights_lost": ("the player lost this right earlier in the hand", "この局はその権利を失っています"),
 }
 
-CONSEQUENCES: dict[str, tuple[str, str]] = {
+_CONSEQUENCES: dict[str, tuple[str, str]] = {
     "void": ("the act does not count", "無効"),
     "chombo": ("chombo", "チョンボ"),
     "loss_of_rights": ("loss of rights for the hand", "権利喪失"),
 }
 
-DRAWS: dict[str, tuple[str, str, str]] = {
+_DRAWS: dict[str, tuple[str, str, str]] = {
     "exhaustive": ("exhaustive draw", "荒牌平局", "こうはいへいきょく"),
     "nine_terminals": ("nine terminals", "九種九牌", "きゅうしゅきゅうはい"),
     "four_winds": ("four winds", "四風子連打", "すーふーれんだ"),
@@ -55,7 +67,7 @@ DRAWS: dict[str, tuple[str, str, str]] = {
 }
 
 #: The ``mahjong`` package's yaku names → Japanese (anything else is shown as it comes).
-YAKU_JA: dict[str, str] = {
+_YAKU_JA: dict[str, str] = {
     "Menzen Tsumo": "門前清自摸和",
     "Riichi": "立直",
     "Ippatsu": "一発",
@@ -108,23 +120,43 @@ YAKU_JA: dict[str, str] = {
     "Ura Dora": "裏ドラ",
 }
 
-CALLS: dict[str, tuple[str, str, str]] = {
+_CALLS: dict[str, tuple[str, str, str]] = {
     "chi": ("chi", "チー", "ちー"),
     "pon": ("pon", "ポン", "ぽん"),
     "kan": ("kan", "カン", "かん"),
 }
 
 
+def reason_words(code: str, form: Form) -> str:
+    return _REASONS.get(code, (code, code))[min(form, Form.JA)]
+
+
+def consequence_words(code: str, form: Form) -> str:
+    return _CONSEQUENCES.get(code, (code, code))[min(form, Form.JA)]
+
+
+def draw_words(code: str, form: Form) -> str:
+    return _DRAWS.get(code, (code, code, code))[form]
+
+
+def call_words(code: str, form: Form) -> str:
+    return _CALLS.get(code, (code, code, code))[form]
+
+
+def seat_kana(seat: Seat | int) -> str:
+    return _SEAT_KANA[int(seat)]
+
+
 def seat_en(seat: Seat | int) -> str:
-    return SEAT_EN[int(seat)]
+    return _SEAT_EN[int(seat)]
 
 
 def seat_ja(seat: Seat | int) -> str:
-    return SEAT_JA[int(seat)]
+    return _SEAT_JA[int(seat)]
 
 
 def yaku_ja(name: str) -> str:
-    for english, japanese in YAKU_JA.items():
+    for english, japanese in _YAKU_JA.items():
         if name == english or name.startswith(english + " "):
             return japanese + name[len(english) :]
     return name

@@ -21,10 +21,9 @@ import logging
 from dataclasses import replace
 
 from table_app.announce.announcement import Announcement, AnnouncementKind, announce
-from table_app.domain.seat import Wind
-from table_app.domain.tile import UNKNOWN, Tile
 from table_app.interpret import crosscheck, moves
 from table_app.interpret.acceptance import accept, ask
+from table_app.interpret.deal import deal, four_winds
 from table_app.interpret.session import Decision, Question, RefereeSession
 from table_app.observations import (
     ButtonPress,
@@ -57,7 +56,6 @@ from table_app.rules.events import (
     Ryukyoku,
     ShownHand,
     StartGame,
-    StartKyoku,
 )
 
 logger = logging.getLogger(__name__)
@@ -97,9 +95,7 @@ def step(session: RefereeSession, observation: Observation) -> Decision:
     proposal: Proposal | None
     match observation:
         case DoraRevealed():
-            proposal = (
-                _deal(session, observation.indicator) if session.awaiting_deal else (Dora(observation.indicator),)
-            )
+            proposal = deal(session, observation.indicator) if session.awaiting_deal else (Dora(observation.indicator),)
         case UraIndicatorsRevealed():
             return Decision(replace(session, ura=observation.indicators), held_events, said)
         case _ if hand is None:
@@ -146,7 +142,7 @@ def _propose(session: RefereeSession, proposal: Proposal) -> Decision:
             # The stick is checked once the board has had an act's time to read it.
             session = replace(session, riichi_waiting=None, deposit_due=True)
     events = outcome.events
-    if events and isinstance(events[-1], Dahai) and _four_winds(session):
+    if events and isinstance(events[-1], Dahai) and four_winds(session.game.hand):
         # 四風子連打 is plain to see: no question, the hand ends.
         aborted = _propose(session, (Ryukyoku(DrawKind.FOUR_WINDS), EndKyoku()))
         return Decision(aborted.session, (*events, *aborted.events), (*said, *aborted.announcements))
@@ -163,14 +159,6 @@ def _propose(session: RefereeSession, proposal: Proposal) -> Decision:
     return Decision(session, events, said)
 
 
-def _four_winds(session: RefereeSession) -> bool:
-    hand = session.game.hand
-    if hand is None or hand.discards_made != 4 or hand.calls_made:
-        return False
-    firsts = [p.pond[0].tile for p in hand.players if p.pond]
-    return len(firsts) == 4 and firsts[0].kind in range(27, 31) and all(t.kind == firsts[0].kind for t in firsts)
-
-
 def _before_act(session: RefereeSession, proposal: Proposal) -> Proposal:
     """A riichi is accepted when the next act shows its tile passed (not a ron on it)."""
     if isinstance(proposal, Question) or session.riichi_waiting is None:
@@ -178,34 +166,6 @@ def _before_act(session: RefereeSession, proposal: Proposal) -> Proposal:
     if any(isinstance(e, Hora) and e.target == session.riichi_waiting for e in proposal):
         return proposal  # a ron on the riichi tile: the stick is never paid
     return (ReachAccepted(session.riichi_waiting), *proposal)
-
-
-def _deal(session: RefereeSession, indicator: Tile) -> Proposal | None:
-    game = session.game
-    start: tuple[GameEvent, ...] = () if session.started else (StartGame(session.setup.names),)
-    hidden = ((UNKNOWN,) * 13,) * 4
-    next_hand = game.next_hand
-    if next_hand is None:
-        if game.hands_played:
-            return None
-        oya = session.setup.first_dealer
-        scores = (game.profile.start_points,) * 4
-        return (*start, StartKyoku(Wind.EAST, 1, 0, 0, oya, scores, indicator, hidden))
-    if next_hand.game_over:
-        return None
-    return (
-        *start,
-        StartKyoku(
-            next_hand.bakaze,
-            next_hand.kyoku,
-            next_hand.honba,
-            next_hand.kyotaku,
-            next_hand.oya,
-            next_hand.scores,
-            indicator,
-            hidden,
-        ),
-    )
 
 
 def _wall_stepped(session: RefereeSession) -> bool | None:
