@@ -162,6 +162,14 @@ class RefereeAnswer:
 
 
 @dataclass(frozen=True, slots=True)
+class TileCorrected:
+    """The referee (console) says the last discard was really ``tile`` (the camera misread it)."""
+
+    at: float
+    tile: Tile
+
+
+@dataclass(frozen=True, slots=True)
 class HandStarted:
     """The table began a hand (new deal: the board's hand counter moved, or the referee says so)."""
 
@@ -182,6 +190,7 @@ Observation = (
     | LinkChanged
     | ButtonPress
     | RefereeAnswer
+    | TileCorrected
     | HandStarted
 )
 

@@ -40,6 +40,7 @@ from table_app.observations import (
     PondTileAdded,
     RefereeAnswer,
     RefereeButton,
+    TileCorrected,
     TraysRead,
     UraIndicatorsRevealed,
 )
@@ -80,6 +81,8 @@ def step(session: RefereeSession, observation: Observation) -> Decision:
             return _button(session, observation)
         case RefereeAnswer():
             return _answer(session, observation.question, observation.choice)
+        case TileCorrected():
+            return _correct(session, observation)
         case HandStarted():
             session, said = crosscheck.trays_off(session)
             hand = session.game.hand
@@ -255,6 +258,17 @@ def _button(session: RefereeSession, press: ButtonPress) -> Decision:
         return _propose(session, (*accepted, Ryukyoku(DrawKind.EXHAUSTIVE, session.shown), EndKyoku()))
     logger.info("CONFIRM with nothing to confirm")
     return Decision(session)
+
+
+def _correct(session: RefereeSession, correction: TileCorrected) -> Decision:
+    """The last discard, misread: take it back and put the right tile in its place."""
+    hand = session.game.hand
+    if hand is None or hand.last_discard is None or hand.last_discard_tile is None:
+        logger.warning("a corrected tile with no discard to correct: ignored")
+        return Decision(session)
+    seat = hand.last_discard
+    tsumogiri = hand.player(seat).pond[-1].tsumogiri
+    return Decision(session, undo=True, redo=(Dahai(seat, correction.tile, tsumogiri),))
 
 
 def _answer(session: RefereeSession, question_id: int, choice: int) -> Decision:

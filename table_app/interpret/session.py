@@ -70,12 +70,14 @@ class RefereeSession:
 @dataclass(frozen=True, slots=True)
 class Decision:
     """What one observation led to: the session after it, the events accepted (to journal, in
-    order, before anything is shown), what to announce, and whether the referee asked to undo."""
+    order, before anything is shown), what to announce, and whether the referee asked to undo
+    (and what to propose in place of the event taken back)."""
 
     session: RefereeSession
     events: tuple[GameEvent, ...] = ()
     announcements: tuple[Announcement, ...] = ()
     undo: bool = False
+    redo: tuple[GameEvent, ...] = ()  # after the undo, propose these instead (a corrected tile)
 
 
 def new_session(setup: TableSetup) -> RefereeSession:

@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from table_app.announce.announcement import AnnouncementKind, announce
 from table_app.interpret import Decision, RefereeSession, TableSetup, new_session, step
+from table_app.interpret.acceptance import accept
 from table_app.journal.store import GameStore
 from table_app.observations import Observation
 from table_app.rules.events import EndGame, EndKyoku, GameEvent
@@ -155,13 +156,24 @@ class RefereeCore:
             self.session = decision.session
             return self._tell((), decision)
         taken = entries[-1].event
+        if decision.redo and type(taken) is not type(decision.redo[0]):
+            logger.warning("correction refused: the last event is a %s", type(taken).__name__)
+            self.session = decision.session
+            return self._tell((), replace(decision, undo=False, redo=()))
         state = replay((e.event for e in entries[:-1]), decision.session.setup.profile)
         undone = self._store.undo(self.game_id, self._clock(), state)
         if undone is not None:
             self.journal_seq = undone.seq
         self.session = replace(decision.session, game=state, awaiting_deal=state.hand is None)
         said = (announce(AnnouncementKind.UNDONE, event=type(taken).__name__),)
-        return self._tell((), replace(decision, announcements=said))
+        if not decision.redo:
+            return self._tell((), replace(decision, announcements=said))
+        # A correction: the right event goes in where the wrong one was, judged like any other.
+        outcome = accept(self.session, decision.redo)
+        redone = Decision(outcome.session, outcome.events, (*said, *outcome.announcements))
+        self._journal(outcome.events, redone)
+        self.session = outcome.session
+        return self._tell(outcome.events, redone)
 
     def _tell(self, events: tuple[GameEvent, ...], decision: Decision) -> CoreUpdate:
         update = CoreUpdate(
