@@ -224,6 +224,11 @@ def _deposit_if_due(session: RefereeSession) -> tuple[RefereeSession, tuple[Anno
 
 
 def _trays(session: RefereeSession, reading: TraysRead) -> Decision:
+    if not reading.plausible:
+        # The link flagged it (a slot between two stick counts, a wall that rose...): no
+        # cross-check rests on it; the next good reading follows.
+        logger.info("implausible reading not used: %r", reading)
+        return Decision(session)
     session = replace(session, trays=reading)
     hand = session.game.hand
     if session.deposit_due and reading.deposit == crosscheck.expected_deposit(session):

@@ -185,3 +185,14 @@ def test_a_deposit_read_in_time_is_no_disagreement():
     table.see(table.trays(wall=68, deposit=1, points=(24000, 25000, 25000, 25000)))
     said = table.see(table.trays(wall=67, deposit=1), PondTileAdded(3.0, Seat.S2, M1))
     assert AnnouncementKind.DEPOSIT_DISAGREES not in [a.kind for a in said]
+
+
+def test_an_implausible_reading_is_not_used():
+    table = Table()
+    table.deal(parse_mjai("5s"), board=True)
+    table.see(PondTileAdded(1.0, Seat.S0, M1))
+    assert table.events[-1] != Dahai(Seat.S0, M1, tsumogiri=False)  # held for the wall
+    table.see(TraysRead(2.0, (25000,) * 4, 0, 69, plausible=False))
+    assert table.session.pending_discard is not None  # a flagged reading settles nothing
+    table.see(TraysRead(3.0, (25000,) * 4, 0, 69))
+    assert table.events[-1] == Dahai(Seat.S0, M1, tsumogiri=False)
