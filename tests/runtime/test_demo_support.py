@@ -35,3 +35,17 @@ def test_the_demo_config_plays_the_board_and_feeds_the_camera(tmp_path, logs_dir
     kinds = [type(s) for s in runtime.sources]
     assert kinds == [SimulatedBoardSource, FeedSource]
     runtime.store.close()
+
+
+def test_a_demo_game_played_to_the_end_checks_against_its_log(tmp_path, logs_dir):
+    """The log feed as the camera, with the board's readings from the feed (fast, no pty)."""
+    from table_app.runtime.app import build_runtime
+    from table_app.runtime.demo_support import play_to_the_end
+
+    log = logs_dir / "tenhou6_json" / "2020081220gm-00a9-0000-9ee6ab3b.json"
+    config = demo_config(log, tmp_path / "demo.db", pace_s=0.0)
+    config = replace(config, feed=replace(config.feed, simulate_board=False, trays=True))
+    final = play_to_the_end(build_runtime(config, out=io.StringIO()), timeout_s=60)
+    assert final.finished
+    check = check_against_log(final, read_log(log)[0])
+    assert check.summary == "1 games, 5 hands, 0 mismatches"
