@@ -121,7 +121,14 @@ class FeedSource:
         if self._delay_s and self._stop.wait(self._delay_s):
             self.finished.set()
             return
-        for index, observation in enumerate(self._observations):
+        observations = list(self._observations)
+        # Resuming: the board is there as before a restart, as a real link would find it on
+        # reconnecting (its state, then its latest reading).
+        for kind in (LinkChanged, TraysRead):
+            latest = next((o for o in reversed(observations[: self._skip]) if isinstance(o, kind)), None)
+            if latest is not None:
+                post(latest)
+        for index, observation in enumerate(observations):
             if index < self._skip:
                 continue
             if self._stop.is_set():

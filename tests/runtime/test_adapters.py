@@ -36,3 +36,15 @@ def test_a_feed_posts_in_order_skipping_what_the_journal_has():
     feed.stop()
     assert [posted.get_nowait().at for _ in range(3)] == [2.0, 3.0, 4.0]
     assert posted.empty()
+
+
+def test_a_resumed_feed_first_posts_the_boards_state():
+    link = LinkChanged(0.0, LinkHealth.CONNECTED)
+    readings = [TraysRead(float(i), (25000,) * 4, 0, 70 - i) for i in range(1, 4)]
+    observations = [link, readings[0], HandStarted(1.5), readings[1], HandStarted(2.5), readings[2]]
+    posted: queue.Queue[object] = queue.Queue()
+    feed = FeedSource(observations, skip=4)
+    feed.start(posted.put)
+    assert feed.finished.wait(5)
+    feed.stop()
+    assert [posted.get_nowait() for _ in range(4)] == [link, readings[1], HandStarted(2.5), readings[2]]
