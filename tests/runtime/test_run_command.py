@@ -62,3 +62,20 @@ def test_panel_buttons_become_observations():
         assert press.button is RefereeButton.UNDO
     finally:
         source.stop()
+
+
+def test_a_corrupt_journal_stops_run_naming_game_and_event(tmp_path, logs_dir, capsys):
+    import sqlite3
+
+    config = tmp_path / "table.toml"
+    log = logs_dir / "tenhou6_json" / SHORT_GAME
+    config.write_text(f'[table]\ndb = "t.db"\n[feed]\nlog = "{log}"\npace_s = 0.01\n', encoding="utf-8")
+    assert main(["run", "--config", str(config), "--duration", "0.5"]) == 0  # stopped mid-game
+    with sqlite3.connect(tmp_path / "t.db") as db:
+        db.execute("UPDATE journal SET body = 'not json' WHERE seq = 5")
+        rows = db.execute("SELECT count(*) FROM journal").fetchone()[0]
+    capsys.readouterr()
+    assert main(["run", "--config", str(config), "--duration", "0.2"]) == 2
+    assert "game 1, event 5: not JSON" in capsys.readouterr().err
+    with sqlite3.connect(tmp_path / "t.db") as db:
+        assert db.execute("SELECT count(*) FROM journal").fetchone()[0] == rows  # nothing touched
