@@ -103,11 +103,12 @@ def build_runtime(
         delay = 0.0
         if skip:
             logger.info("feed resumes at observation %d of %d", skip, len(observations))
-        elif config.feed.simulate_board:
-            # The board plays the same log on the feed's clock, after a lead-in for the link.
+        if config.feed.simulate_board:
+            # The board plays the same log on the feed's clock, after a lead-in for the link;
+            # resuming, it first stands as the table stood then.
             delay = BOARD_LEAD_IN_S
             events = _feed_game(config.feed).events
-            text = table_script_text(events, setup.profile, config.feed.pace_s, start_s=BOARD_LEAD_IN_S)
+            text = table_script_text(events, setup.profile, config.feed.pace_s, BOARD_LEAD_IN_S, skip)
             runtime.sources.append(SimulatedBoardSource(parse_script(text, str(config.feed.log))))
         # With a camera (the demo's renderer + vision), the feed plays only the board.
         runtime.feed = FeedSource(observations if config.camera is None else (), config.feed.pace_s, skip, delay)

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from table_app.rules.events import Ankan, Daiminkan, EndKyoku, GameEvent, Kakan, Reach, StartKyoku, Tsumo
 from table_app.rules.fold import apply, new_game
 from table_app.rules.profiles import TENHOU, RuleProfile
-from table_app.rules.state import GameState, RiichiStage
+from table_app.rules.state import LIVE_WALL_AT_START, GameState, RiichiStage
 from table_app.runtime.log_feed import observation_counts
 
 STICK = 1000
@@ -27,16 +27,35 @@ class UnplayableOnTableError(ValueError):
 
 
 def table_script_text(
-    events: Iterable[GameEvent], profile: RuleProfile = TENHOU, step_s: float = 0.5, start_s: float = 0.0
+    events: Iterable[GameEvent],
+    profile: RuleProfile = TENHOU,
+    step_s: float = 0.5,
+    start_s: float = 0.0,
+    from_observation: int = 0,
 ) -> str:
-    """The script; ``start_s`` delays it all (time for the link to connect before the first deal)."""
+    """The script; ``start_s`` delays it all (time for the link to connect before the first
+    deal). ``from_observation``: a feed resuming there after a restart; the table is first set
+    as it stood then (trays, deposit, wall, kans) and plays on from that point."""
     events = list(events)
     counts = observation_counts(events, profile)
     lines = ["# made from a logged game by jantaku (table_app.runtime.log_table_script)"]
     state = new_game(profile)
     clock = start_s
     rinshan_due = False
+    seen = 0  # the feed's observations before this event
+    restored = from_observation == 0
     for event, count in zip(events, counts, strict=True):
+        if not restored:
+            if seen < from_observation:
+                rinshan_due = isinstance(event, (Daiminkan, Ankan, Kakan)) or (
+                    rinshan_due and not isinstance(event, Tsumo)
+                )
+                state = apply(state, event)
+                seen += count
+                continue
+            lines.extend(f"0.000 {step}" for step in _restore(state, rinshan_due))
+            restored = True
+            clock = start_s + (seen - from_observation) * step_s
         before = state
         state = apply(state, event)
         at = f"{clock:.3f}"
@@ -60,7 +79,34 @@ def table_script_text(
             case EndKyoku() if before.hand is not None:
                 lines.extend(f"{at} {step}" for step in _settlement(before, state))
         clock += count * step_s
+    if not restored:
+        lines.extend(f"0.000 {step}" for step in _restore(state, rinshan_due))
     return "\n".join(lines) + "\n"
+
+
+def _restore(state: GameState, rinshan_due: bool) -> list[str]:
+    """Steps that set the table as it stands in ``state`` (a kan's replacement tile already
+    taken from the wall if ``rinshan_due``)."""
+    hand = state.hand
+    if hand is None:
+        trays = list(state.scores)
+        sticks = state.next_hand.kyotaku if state.next_hand is not None else 0
+        wall, kans = 0, 0
+    else:
+        declared = [seat for seat, p in enumerate(hand.players) if p.riichi is RiichiStage.DECLARED]
+        trays = [score - (STICK if seat in declared else 0) for seat, score in enumerate(hand.scores)]
+        sticks = hand.kyotaku + len(declared)
+        wall, kans = hand.live_wall - rinshan_due, len(hand.kans)
+    if min(trays) < 0:
+        raise UnplayableOnTableError(f"a tray would hold {min(trays)} points")
+    # ``hand`` sets the trays and empties the deposit: the sticks go down from the fullest tray.
+    lender = max(range(4), key=lambda seat: trays[seat])
+    trays[lender] += sticks * STICK
+    steps = ["hand " + " ".join(str(t) for t in trays), *[f"riichi {lender}"] * sticks]
+    if LIVE_WALL_AT_START - wall - kans > 0:
+        steps.append(f"draw {LIVE_WALL_AT_START - wall - kans}")
+    steps.extend(["kan"] * kans)
+    return steps
 
 
 def _label(event: StartKyoku) -> str:

@@ -54,3 +54,38 @@ def test_the_script_keeps_the_feeds_clock(logs_dir):
     discard_times = {round(at, 6) for at in discards}
     assert all(round(at, 6) in discard_times for at in draws)
     assert len(draws) > 500
+
+
+def test_a_resumed_script_first_sets_the_table_as_it_stood(logs_dir):
+    from table_app.runtime.log_feed import observation_counts
+
+    game = read_log(logs_dir / "tenhou6_json" / "2020071200gm-00a9-0000-2703badd.json")[0]
+    profile = profile_for_log(TENHOU, game.rules)
+    counts = observation_counts(list(game.events), profile)
+    whole = parse_script(table_script_text(game.events, profile, 0.1))
+    for resume_at in (37, 150, 401):
+        resumed = parse_script(table_script_text(game.events, profile, 0.1, 2.0, from_observation=resume_at))
+        # the table of the uninterrupted script once every event before the resume point is played
+        events_before, seen = 0, 0
+        while seen < resume_at:
+            seen += counts[events_before]
+            events_before += 1
+        cut = TableState()
+        for step in (s for s in whole.steps if s.at < 0.1 * seen - 1e-9):
+            cut = apply_step(cut, step, "whole")
+        restored = TableState()
+        for step in (s for s in resumed.steps if s.at == 0.0):
+            restored = apply_step(restored, step, "resumed")
+        assert (restored.points, restored.deposit, restored.wall, restored.kans) == (
+            cut.points,
+            cut.deposit,
+            cut.wall,
+            cut.kans,
+        ), resume_at
+        # and from there both end the same
+        end_whole, end_resumed = TableState(), TableState()
+        for step in whole.steps:
+            end_whole = apply_step(end_whole, step, "whole")
+        for step in resumed.steps:
+            end_resumed = apply_step(end_resumed, step, "resumed")
+        assert end_resumed.points == end_whole.points
