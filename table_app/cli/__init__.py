@@ -14,10 +14,20 @@ from table_app.cli import (
     replay_command,
     run_command,
     table_sim_command,
+    web_command,
 )
 from table_app.journal.errors import JournalError
 
-_COMMANDS = (hand_command, replay_command, table_sim_command, link_command, run_command, games_command, export_command)
+_COMMANDS = (
+    hand_command,
+    replay_command,
+    table_sim_command,
+    link_command,
+    web_command,
+    run_command,
+    games_command,
+    export_command,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

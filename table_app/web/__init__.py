@@ -1,0 +1,1 @@
+"""The web server: table display, broadcast overlay, referee console, JSON API, WebSocket push (docs/web.md)."""

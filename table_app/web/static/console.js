@@ -1,0 +1,85 @@
+// The referee console: the session cookie from the login form authorises every action.
+"use strict";
+
+function say(text, ok) {
+  const reply = document.getElementById("reply");
+  reply.textContent = text;
+  reply.className = "reply " + (ok ? "ok" : "refused");
+}
+
+async function act(action, body) {
+  const response = await fetch(`/api/console/${action}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    credentials: "same-origin",
+    body: JSON.stringify(body || {}),
+  });
+  const data = await response.json();
+  if (response.ok) say(`${action}: accepted ${data.reason || ""}`, true);
+  else say(`${action}: ${response.status} ${data.reason || data.error}`, false);
+}
+
+function draw(view) {
+  const round = jantaku.roundText(view);
+  jantaku.text("round-ja", round.ja);
+  jantaku.text("round-en", round.en);
+  jantaku.text("honba", String(view.honba));
+  jantaku.text("sticks", String(view.riichi_sticks));
+  jantaku.text("profile", view.profile);
+  jantaku.text("question", view.question ? `${view.question.en} (${view.question.ja})` : "none");
+  jantaku.text("announce-ja", view.announcement ? view.announcement.ja : "");
+  jantaku.text("announce-en", view.announcement ? view.announcement.en : "");
+  document.getElementById("seats").replaceChildren(...view.seats.map((seat) => {
+    const row = document.createElement("div");
+    row.className = "seat";
+    row.dataset.seat = String(seat.seat);
+    const label = document.createElement("span");
+    label.className = "label";
+    label.textContent = `${seat.seat} ${seat.wind_ja} ${seat.name} ${jantaku.score(seat.score)}`;
+    const pond = jantaku.pond(seat);
+    // Clicking a pond tile picks it for a correction: no counting discards by hand.
+    for (const image of pond.querySelectorAll("img.tile")) {
+      image.onclick = () => {
+        document.getElementById("correct-seat").value = String(seat.seat);
+        document.getElementById("correct-index").value = image.dataset.index;
+        document.getElementById("correct-tile").focus();
+      };
+    }
+    row.append(label, pond);
+    return row;
+  }));
+}
+
+async function start() {
+  const session = await fetch("/api/console/session", { credentials: "same-origin" });
+  if (!session.ok) {
+    document.getElementById("login").hidden = false;
+    return;
+  }
+  document.getElementById("desk").hidden = false;
+  document.getElementById("confirm").onclick = () => act("confirm");
+  document.getElementById("undo").onclick = () => act("undo");
+  document.getElementById("correct").onsubmit = (event) => {
+    event.preventDefault();
+    act("correct-tile", {
+      seat: Number(document.getElementById("correct-seat").value),
+      index: Number(document.getElementById("correct-index").value),
+      tile: document.getElementById("correct-tile").value,
+    });
+  };
+  const profiles = await (await fetch("/api/profiles")).json();
+  const choice = document.getElementById("profile-choice");
+  for (const name of profiles.profiles) {
+    const option = document.createElement("option");
+    option.textContent = name;
+    option.selected = name === profiles.current;
+    choice.appendChild(option);
+  }
+  document.getElementById("profile-form").onsubmit = (event) => {
+    event.preventDefault();
+    act("profile", { name: choice.value });
+  };
+  jantaku.follow(draw);
+}
+
+start();
