@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import os
+import secrets
 import signal
 import sys
 import threading
 from pathlib import Path
 from typing import Any
 
+from table_app.cli.web_command import TOKEN_VARIABLE
 from table_app.journal.codec import encode_event
-from table_app.runtime.app import build_runtime
+from table_app.runtime.app import Runtime, build_runtime
 from table_app.runtime.config import load_config
 from table_app.runtime.ports import CoreUpdate
+from table_app.runtime.web_attach import attach_web
+from table_app.web.background import BackgroundWebServer
 
 EXAMPLES = """examples:
   jantaku run --config examples/table.toml
@@ -58,16 +63,33 @@ def run(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     game = runtime.core.game_id
     print(f"journal {config.db}" + (f", resuming game {game}" if game is not None else ""), file=sys.stderr, flush=True)
+    server = _serve(runtime) if config.web is not None else None
     runtime.start()
     try:
         _wait(args, runtime, echo, stop)
     finally:
+        if server is not None:
+            server.stop()
         runtime.stop()
     if runtime.core.failure is not None:
         print(f"jantaku run: the referee stopped: {runtime.core.failure}", file=sys.stderr)
         return 1
     print(f"scores {' '.join(str(s) for s in runtime.core.session.game.scores)}", flush=True)
     return 0
+
+
+def _serve(runtime: Runtime) -> BackgroundWebServer:
+    web = runtime.config.web
+    assert web is not None
+    token = os.environ.get(TOKEN_VARIABLE)
+    if not token:
+        token = secrets.token_urlsafe(12)
+        # Printed once for the referee to log in; deliberately not sent through logging.
+        print(f"console token: {token}", file=sys.stderr)
+    server = attach_web(runtime, web.host, web.port, token)
+    url = server.url
+    print(f"table display {url}/   overlay {url}/overlay   console {url}/console", file=sys.stderr, flush=True)
+    return server
 
 
 def _wait(args: argparse.Namespace, runtime: Any, echo: _EventEcho, stop: threading.Event) -> None:

@@ -45,6 +45,15 @@ class FeedConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class WebConfig:
+    """The display, overlay and console. The console token comes from $JANTAKU_CONSOLE_TOKEN
+    (never from the file: configs get copied around), else a random one printed once."""
+
+    host: str = "127.0.0.1"
+    port: int = 8080
+
+
+@dataclass(frozen=True, slots=True)
 class TableConfig:
     db: Path
     profile: RuleProfile
@@ -56,6 +65,7 @@ class TableConfig:
     link: LinkConfig | None
     panel: PanelPins | None
     feed: FeedConfig | None
+    web: WebConfig | None = None
 
 
 def _get(table: dict[str, Any], key: str, prefix: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
@@ -100,7 +110,7 @@ def parse_config(text: str, base: Path = Path()) -> TableConfig:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ConfigError("(file)", f"not TOML: {error}") from error
-    _check_keys(document, "", {"table", "camera", "link", "panel", "feed"})
+    _check_keys(document, "", {"table", "camera", "link", "panel", "feed", "web"})
     table = _section(document, "table") or {}
     _check_keys(table, "table", {"db", "profile", "names", "first_dealer", "languages", "speech"})
     profile_name = _get(table, "profile", "table", str, "tenhou")
@@ -134,7 +144,18 @@ def parse_config(text: str, base: Path = Path()) -> TableConfig:
         link=_link(_section(document, "link"), base),
         panel=_panel(_section(document, "panel")),
         feed=_feed(_section(document, "feed"), base),
+        web=_web(_section(document, "web")),
     )
+
+
+def _web(section: dict[str, Any] | None) -> WebConfig | None:
+    if section is None:
+        return None
+    _check_keys(section, "web", {"host", "port"})
+    port = _get(section, "port", "web", int, 8080)
+    if not 0 <= port <= 65535:
+        raise ConfigError("web.port", f"must be a port number 0-65535, got {port}")
+    return WebConfig(_get(section, "host", "web", str, "127.0.0.1"), port)
 
 
 def _camera(section: dict[str, Any] | None, base: Path) -> CameraConfig | None:

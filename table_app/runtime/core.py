@@ -176,8 +176,17 @@ class RefereeCore:
         return self._tell(outcome.events, redone)
 
     def _tell(self, events: tuple[GameEvent, ...], decision: Decision) -> CoreUpdate:
+        session = self.session
         update = CoreUpdate(
-            self.game_id, self.session.game, events, decision.announcements, self.session.question, self.journal_seq
+            self.game_id,
+            session.game,
+            events,
+            decision.announcements,
+            session.question,
+            self.journal_seq,
+            session.link,
+            session.camera_ok,
+            session.trays.points if session.trays is not None else None,
         )
         for listener in self._listeners:
             try:

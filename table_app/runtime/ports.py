@@ -16,7 +16,7 @@ from typing import Protocol
 
 from table_app.announce.announcement import Announcement
 from table_app.interpret.session import Question
-from table_app.observations import Observation
+from table_app.observations import LinkHealth, Observation
 from table_app.rules.events import GameEvent
 from table_app.rules.state import GameState
 
@@ -39,6 +39,9 @@ class CoreUpdate:
     announcements: tuple[Announcement, ...]
     question: Question | None
     journal_seq: int  # the journal's last sequence number (0: nothing journaled yet)
+    link: LinkHealth = LinkHealth.CONNECTING
+    camera_ok: bool = True
+    trays: tuple[int, ...] | None = None  # points per seat as the board last read them
 
 
 class CoreListener(Protocol):
