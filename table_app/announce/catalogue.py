@@ -44,6 +44,17 @@ def _payments_ja(deltas: tuple[int, ...]) -> str:
     return "、".join(f"{seat_ja(i)} {d:+d}" for i, d in enumerate(deltas) if d)
 
 
+def _round(a: Announcement, language: Language) -> str:
+    """``E3`` as 東3局 or East 3."""
+    code = a.text_param("round")
+    index = "ESWN".find(code[:1])
+    if index < 0:
+        return code
+    if language is Language.JA:
+        return f"{'東南西北'[index]}{code[1:]}局"
+    return f"{('East', 'South', 'West', 'North')[index]} {code[1:]}"
+
+
 def _who_en(a: Announcement) -> str:
     return seat_en(a.seat) if a.seat is not None else "the table"
 
@@ -125,7 +136,7 @@ _EN: dict[AnnouncementKind, _Render] = {
     AnnouncementKind.UNDONE: lambda a: f"Taken back: {a.text_param('event')}",
     AnnouncementKind.RIICHI: lambda a: f"{_who_en(a)}: riichi",
     AnnouncementKind.CALL: lambda a: f"{_who_en(a)}: {call_words(a.text_param('call'), Form.EN)}",
-    AnnouncementKind.HAND_START: lambda a: f"{a.text_param('round')}, {a.int_param('honba')} honba",
+    AnnouncementKind.HAND_START: lambda a: f"{_round(a, Language.EN)}, {a.int_param('honba')} honba",
     AnnouncementKind.GAME_END: lambda a: "Game over: " + ", ".join(str(s) for s in a.ints_param("scores")),
 }
 
@@ -157,7 +168,7 @@ _JA: dict[AnnouncementKind, _Render] = {
     AnnouncementKind.UNDONE: lambda a: f"取り消し：{a.text_param('event')}",
     AnnouncementKind.RIICHI: lambda a: f"{_who_ja(a)}：リーチ",
     AnnouncementKind.CALL: lambda a: f"{_who_ja(a)}：{call_words(a.text_param('call'), Form.JA)}",
-    AnnouncementKind.HAND_START: lambda a: f"{a.text_param('round')} {a.int_param('honba')}本場",
+    AnnouncementKind.HAND_START: lambda a: f"{_round(a, Language.JA)} {a.int_param('honba')}本場",
     AnnouncementKind.GAME_END: lambda a: "終局：" + "、".join(str(s) for s in a.ints_param("scores")),
 }
 

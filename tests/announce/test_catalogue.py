@@ -100,3 +100,9 @@ def test_speech_is_kana_and_some_kinds_stay_silent():
 def test_missing_param_is_named():
     with pytest.raises(KeyError, match="no 'han'"):
         announce(AnnouncementKind.WIN, Seat.S0).int_param("han")
+
+
+def test_a_hand_start_names_the_round():
+    a = SAMPLES[AnnouncementKind.HAND_START]
+    assert render(a, Language.JA) == "東2局 1本場"
+    assert render(a, Language.EN) == "East 2, 1 honba"
