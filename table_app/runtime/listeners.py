@@ -26,7 +26,7 @@ class TextAnnouncer:
     def on_update(self, update: CoreUpdate) -> None:
         for announcement in update.announcements:
             for language in self._languages:
-                self._stream.write(f"[{language.value}] {render(announcement, language)}\n")
+                self._stream.write(f"[{language.value}] {render(announcement, language, update.state.names)}\n")
         self._stream.flush()
 
 

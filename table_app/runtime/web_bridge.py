@@ -42,12 +42,12 @@ _LINK = {
 }
 
 
-def announcement_text(said: Announcement) -> AnnouncementText:
+def announcement_text(said: Announcement, names: tuple[str, ...] = ()) -> AnnouncementText:
     return AnnouncementText(
         said.kind.value,
         int(said.seat) if said.seat is not None else None,
-        render(said, Language.JA),
-        render(said, Language.EN),
+        render(said, Language.JA, names),
+        render(said, Language.EN, names),
     )
 
 
@@ -85,7 +85,7 @@ class RuntimeViewFeed:
     def on_update(self, update: CoreUpdate) -> None:
         with self._lock:
             if update.announcements:
-                self._last_said = announcement_text(update.announcements[-1])
+                self._last_said = announcement_text(update.announcements[-1], update.state.names)
             self._sequence += 1
             self._view = build_view(update.state, self._extras(update))
             view, listeners = self._view, list(self._listeners)

@@ -106,3 +106,11 @@ def test_a_hand_start_names_the_round():
     a = SAMPLES[AnnouncementKind.HAND_START]
     assert render(a, Language.JA) == "東2局 1本場"
     assert render(a, Language.EN) == "East 2, 1 honba"
+
+
+def test_seats_are_called_by_name_where_known():
+    names = ("Aoki", "", "Chiba", "Doi")
+    win = SAMPLES[AnnouncementKind.WIN]
+    assert render(win, Language.EN, names).startswith("seat 2 wins by ron on Doi")
+    assert "Doi -5200" in render(win, Language.EN, names)
+    assert render(SAMPLES[AnnouncementKind.RIICHI], Language.JA, names) == "Aoki：リーチ"
