@@ -6,9 +6,30 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from table_app.cli import hand_command, link_command, replay_command, table_sim_command, vision_command, web_command
+from table_app.cli import (
+    export_command,
+    games_command,
+    hand_command,
+    link_command,
+    replay_command,
+    run_command,
+    table_sim_command,
+    vision_command,
+    web_command,
+)
+from table_app.journal.errors import JournalError
 
-_COMMANDS = (hand_command, replay_command, table_sim_command, link_command, vision_command, web_command)
+_COMMANDS = (
+    hand_command,
+    replay_command,
+    table_sim_command,
+    link_command,
+    vision_command,
+    web_command,
+    run_command,
+    games_command,
+    export_command,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -26,7 +47,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.run(args))
-    except ValueError as error:
+    except (ValueError, JournalError) as error:
         # Every bad-input error in the domain is a ValueError subclass naming its token.
         print(f"jantaku {args.command}: error: {error}", file=sys.stderr)
         return 2

@@ -18,6 +18,7 @@ from table_app.logs.errors import LogReadError
 from table_app.rules.events import (
     Ankan,
     Chi,
+    Chombo,
     Dahai,
     Daiminkan,
     Dora,
@@ -31,6 +32,7 @@ from table_app.rules.events import (
     Reach,
     ReachAccepted,
     Ryukyoku,
+    ShownHand,
     StartGame,
     StartKyoku,
     Tsumo,
@@ -74,6 +76,7 @@ class _MjaiGame:
             "reach": lambda e: Reach(Seat(e["actor"])),
             "reach_accepted": lambda e: ReachAccepted(Seat(e["actor"])),
             "hora": self._hora,
+            "chombo": self._chombo,
             "ryukyoku": self._ryukyoku,
             "end_kyoku": self._end_kyoku,
             "end_game": self._end_game,
@@ -104,11 +107,20 @@ class _MjaiGame:
         self.wins.append(
             WinRecord(actor, target, e.get("hora_points"), e.get("fan"), e.get("fu"), _deltas(e.get("deltas")))
         )
-        return Hora(actor, target, pai, ura)
+        hand = _tiles(e["hand"]) if "hand" in e else None  # jantaku's exports: the hand laid open
+        return Hora(actor, target, pai, ura, hand)
 
     def _ryukyoku(self, e: Mapping[str, Any]) -> GameEvent:
-        self.draw = HandRecord(HandEnding.DRAW, _deltas(e.get("deltas")))
-        return Ryukyoku(DrawKind.UNSPECIFIED)
+        # jantaku's exports say which draw it was and which hands were shown; mjai does not.
+        kind = DrawKind(e.get("kind", DrawKind.UNSPECIFIED.value))
+        shown = tuple(ShownHand(Seat(s["seat"]), _tiles(s["tiles"])) for s in e.get("shown", ()))
+        actor = Seat(e["actor"]) if e.get("actor") is not None else None
+        self.draw = HandRecord(HandEnding.of_draw(kind), _deltas(e.get("deltas")))
+        return Ryukyoku(kind, shown, actor)
+
+    def _chombo(self, e: Mapping[str, Any]) -> GameEvent:
+        self.draw = HandRecord(HandEnding.CHOMBO, _deltas(e.get("deltas")))
+        return Chombo(Seat(e["actor"]), str(e.get("reason", "")))
 
     def _end_kyoku(self, _event: Mapping[str, Any]) -> GameEvent:
         if self.wins:

@@ -99,14 +99,21 @@ def test_between_hands_the_view_shows_the_hand_to_come(game_log):
 def test_trays_show_their_difference_from_the_score_and_runtime_extras_pass_through(game_log):
     announcement = AnnouncementText("tray_mismatch", 2, "西家の点棒が1000点多い", "West's tray is 1000 over")
     extras = RuntimeExtras(
-        sequence=7, announcement=announcement, link=DeviceStatus.LOST, camera=DeviceStatus.OK,
+        sequence=7,
+        announcement=announcement,
+        link=DeviceStatus.LOST,
+        camera=DeviceStatus.OK,
         trays=(25_000, 24_000, 26_000, None),
     )
     view = _view_after(game_log, 2, extras)
     trays = [seat.tray for seat in view.seats]
     assert [t.difference if t else None for t in trays] == [0, -1000, 1000, None]
-    assert (view.sequence, view.announcement, view.link, view.camera) == (7, announcement, DeviceStatus.LOST,
-                                                                          DeviceStatus.OK)
+    assert (view.sequence, view.announcement, view.link, view.camera) == (
+        7,
+        announcement,
+        DeviceStatus.LOST,
+        DeviceStatus.OK,
+    )
 
 
 def test_the_json_form_is_plain_json_with_tiles_in_compact_notation(game_log):

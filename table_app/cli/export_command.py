@@ -1,0 +1,62 @@
+"""``jantaku export GAME --format tenhou|mjai``: a kept game as a log other tools read."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from table_app.journal.export import mjai_lines
+from table_app.journal.fill_hidden import fill_hidden
+from table_app.journal.store import GameStore
+from table_app.journal.tenhou_export import tenhou6_game
+from table_app.rules.profiles import profile_named
+
+EXAMPLES = """examples:
+  jantaku export 3 --format mjai -o game3.jsonl && jantaku replay game3.jsonl --check
+  jantaku export 3 --format tenhou --db /var/lib/jantaku/table.db > game3.json"""
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "export",
+        help="write a kept game as a tenhou.net/6 JSON or mjai log",
+        description="Write a game from the journal as a tenhou.net/6 JSON or an mjai log (JSON lines).",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("game", type=int, metavar="GAME", help="the game's number (see jantaku games)")
+    parser.add_argument("--format", required=True, choices=["tenhou", "mjai"], help="log format")
+    parser.add_argument("--db", type=Path, default=Path("jantaku.db"), help="the database (default: jantaku.db)")
+    parser.add_argument(
+        "--fill-hidden",
+        action="store_true",
+        help="tenhou: fill tiles the camera never saw from the unseen ones (public events unchanged)",
+    )
+    parser.add_argument("-o", "--output", type=Path, help="write here instead of standard output")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if not args.db.exists():
+        raise ValueError(f"no database at {args.db}")
+    store = GameStore(args.db)
+    try:
+        summary = store.game(args.game)
+        events = [entry.event for entry in store.events(args.game)]
+    finally:
+        store.close()
+    profile = profile_named(summary.profile)
+    if args.format == "mjai":
+        text = "".join(line + "\n" for line in mjai_lines(events, profile))
+    else:
+        if args.fill_hidden:
+            events = fill_hidden(events, profile.red_fives)
+        text = json.dumps(tenhou6_game(events, profile, f"jantaku game {args.game}"), ensure_ascii=False) + "\n"
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        args.output.write_text(text, encoding="utf-8")
+    return 0

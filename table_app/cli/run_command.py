@@ -1,0 +1,109 @@
+"""``jantaku run``: referee a real table from a TOML config (docs/runtime.md)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import signal
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from table_app.cli.web_command import TOKEN_VARIABLE
+from table_app.journal.codec import encode_event
+from table_app.runtime.app import Runtime, build_runtime
+from table_app.runtime.config import load_config
+from table_app.runtime.ports import CoreUpdate
+from table_app.runtime.web_attach import attach_web
+from table_app.web.background import BackgroundWebServer
+
+EXAMPLES = """examples:
+  jantaku run --config examples/table.toml
+  jantaku run --config table.toml --until-end --echo-events"""
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "run",
+        help="referee a table from a TOML config: camera, serial link, GPIO panel, journal",
+        description="Referee a table. Resumes the unfinished game in the journal, if any.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--config", required=True, type=Path, metavar="FILE", help="the table's TOML config")
+    parser.add_argument("--duration", type=float, metavar="S", help="stop after S seconds")
+    parser.add_argument("--until-end", action="store_true", help="stop when the game ends or the [feed] runs out")
+    parser.add_argument("--echo-events", action="store_true", help="print each journaled event: SEQ mjai-JSON")
+    parser.set_defaults(run=run)
+
+
+class _EventEcho:
+    """Prints each journaled event (after it is on disk) with the journal's sequence number."""
+
+    def __init__(self, *, printing: bool) -> None:
+        self.game_over = threading.Event()
+        self._printing = printing
+
+    def on_update(self, update: CoreUpdate) -> None:
+        first = update.journal_seq - len(update.events) + 1
+        for offset, event in enumerate(update.events if self._printing else ()):
+            print(f"event {first + offset} {encode_event(event)}", flush=True)
+        if update.state.finished:
+            self.game_over.set()
+
+
+def run(args: argparse.Namespace) -> int:
+    config = load_config(args.config)
+    echo = _EventEcho(printing=args.echo_events)
+    runtime = build_runtime(config, listeners=(echo,))
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    game = runtime.core.game_id
+    print(f"journal {config.db}" + (f", resuming game {game}" if game is not None else ""), file=sys.stderr, flush=True)
+    server = _serve(runtime) if config.web is not None else None
+    runtime.start()
+    try:
+        _wait(args, runtime, echo, stop)
+    finally:
+        if server is not None:
+            server.stop()
+        runtime.stop()
+    if runtime.core.failure is not None:
+        print(f"jantaku run: the referee stopped: {runtime.core.failure}", file=sys.stderr)
+        return 1
+    print(f"scores {' '.join(str(s) for s in runtime.core.session.game.scores)}", flush=True)
+    return 0
+
+
+def _serve(runtime: Runtime) -> BackgroundWebServer:
+    web = runtime.config.web
+    assert web is not None
+    token = os.environ.get(TOKEN_VARIABLE)
+    if not token:
+        token = secrets.token_urlsafe(12)
+        # Printed once for the referee to log in; deliberately not sent through logging.
+        print(f"console token: {token}", file=sys.stderr)
+    server = attach_web(runtime, web.host, web.port, token)
+    url = server.url
+    print(f"table display {url}/   overlay {url}/overlay   console {url}/console", file=sys.stderr, flush=True)
+    return server
+
+
+def _wait(args: argparse.Namespace, runtime: Any, echo: _EventEcho, stop: threading.Event) -> None:
+    deadline = args.duration
+    step = 0.1
+    waited = 0.0
+    while not stop.wait(step):
+        waited += step
+        if runtime.core.stopped.is_set():
+            return
+        if deadline is not None and waited >= deadline:
+            return
+        if args.until_end and (
+            echo.game_over.is_set() or (runtime.feed is not None and runtime.feed.finished.is_set())
+        ):
+            runtime.core.drain()
+            return

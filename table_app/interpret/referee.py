@@ -1,0 +1,286 @@
+"""``step(session, observation) -> Decision``: the referee core's one pure function.
+
+The core thread calls it for every observation, journals the decision's events, then shows
+its announcements. Observations are read as follows (see docs/runtime.md for the whole table):
+- a tile at the end of a pond is a discard, once the board's wall count stepped for the draw
+  (it is held until then, and taken from the camera alone when the link is down or the wall
+  never steps: a disagreement is announced, the camera sees the tile);
+- a sideways tile is a riichi; the stick on the deposit is checked when the next act accepts it;
+- a meld with a turned tile is a call from the seat the tile points at; four tiles with none
+  turned, a closed kan; a tile added to a pon, an added kan;
+- a dora indicator after a kan is a new dora; the first one after a deal starts the hand;
+- a hand laid open is a win (ron on the last discard, or tsumo) or, with the wall empty,
+  tenpai shown at the draw;
+- CONFIRM answers the referee's question with its first option, or ends the hand as it
+  stands (the wins shown, an exhaustive draw, four riichi), or after a hand checks the trays.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+from table_app.announce.announcement import Announcement, AnnouncementKind, announce
+from table_app.interpret import crosscheck, moves
+from table_app.interpret.acceptance import accept, ask
+from table_app.interpret.deal import deal, four_winds
+from table_app.interpret.session import Decision, Question, RefereeSession
+from table_app.observations import (
+    ButtonPress,
+    CameraLost,
+    CameraRestored,
+    DoraRevealed,
+    HandLaidOpen,
+    HandStarted,
+    LinkChanged,
+    LinkHealth,
+    MeldAppeared,
+    MeldExtended,
+    Observation,
+    PondTileAdded,
+    RefereeAnswer,
+    RefereeButton,
+    TileCorrected,
+    TraysRead,
+    UraIndicatorsRevealed,
+)
+from table_app.rules.events import (
+    Dahai,
+    Dora,
+    DrawKind,
+    EndGame,
+    EndKyoku,
+    GameEvent,
+    Hora,
+    Reach,
+    ReachAccepted,
+    Ryukyoku,
+    ShownHand,
+    StartGame,
+)
+
+logger = logging.getLogger(__name__)
+
+Proposal = tuple[GameEvent, ...] | Question
+
+
+def step(session: RefereeSession, observation: Observation) -> Decision:
+    said: tuple[Announcement, ...] = ()
+    match observation:
+        case LinkChanged():
+            return _link(session, observation)
+        case CameraLost():
+            return Decision(replace(session, camera_ok=False), announcements=(announce(AnnouncementKind.CAMERA_LOST),))
+        case CameraRestored():
+            return Decision(
+                replace(session, camera_ok=True), announcements=(announce(AnnouncementKind.CAMERA_RESTORED),)
+            )
+        case TraysRead():
+            return _trays(session, observation)
+        case ButtonPress():
+            return _button(session, observation)
+        case RefereeAnswer():
+            return _answer(session, observation.question, observation.choice)
+        case TileCorrected():
+            return _correct(session, observation)
+        case HandStarted():
+            session, said = crosscheck.trays_off(session)
+            hand = session.game.hand
+            if hand is not None and (hand.wins or hand.result is not None):
+                decision = _propose(session, (EndKyoku(),))
+                return _with(decision, before=said)
+            return Decision(replace(session, awaiting_deal=True), announcements=said)
+    # A game observation: a discard still waiting for its wall step is taken now.
+    session, said = _deposit_if_due(session)
+    session, held_events, more = _release_pending(session, wall_stepped=False)
+    said = (*said, *more)
+    hand = session.game.hand
+    proposal: Proposal | None
+    match observation:
+        case DoraRevealed():
+            proposal = deal(session, observation.indicator) if session.awaiting_deal else (Dora(observation.indicator),)
+        case UraIndicatorsRevealed():
+            return Decision(replace(session, ura=observation.indicators), held_events, said)
+        case _ if hand is None:
+            logger.info("no hand in play: %r ignored", observation)
+            proposal = None
+        case PondTileAdded():
+            if _wall_pending(session, observation):
+                return Decision(replace(session, pending_discard=observation), held_events, said)
+            proposal = _before_act(session, moves.discard(hand, observation))
+        case MeldAppeared():
+            proposal = _before_act(session, moves.meld(hand, observation))
+        case MeldExtended():
+            proposal = _before_act(session, moves.added_kan(hand, observation))
+        case HandLaidOpen():
+            proposal = moves.laid_open(hand, observation, session.ura, _wall_stepped(session))
+            proposal = None if proposal is None else _before_act(session, proposal)
+            if proposal is None:
+                shown = tuple(s for s in session.shown if s.seat != observation.seat)
+                session = replace(session, shown=(*shown, ShownHand(observation.seat, observation.tiles)))
+        case _:
+            proposal = None
+    if proposal is None:
+        return Decision(session, held_events, said)
+    return _with(_propose(session, proposal), events=held_events, before=said)
+
+
+def _with(decision: Decision, events: tuple[GameEvent, ...] = (), before: tuple[Announcement, ...] = ()) -> Decision:
+    return replace(decision, events=(*events, *decision.events), announcements=(*before, *decision.announcements))
+
+
+def _propose(session: RefereeSession, proposal: Proposal) -> Decision:
+    if isinstance(proposal, Question):
+        session, question = ask(session, proposal)
+        return Decision(session, announcements=(question,))
+    outcome = accept(session, proposal)
+    session = outcome.session
+    said = outcome.announcements
+    for event in outcome.events:
+        if isinstance(event, StartGame):
+            session = replace(session, started=True)
+        elif isinstance(event, Reach):
+            session = replace(session, riichi_waiting=event.actor)
+        elif isinstance(event, ReachAccepted):
+            # The stick is checked once the board has had an act's time to read it.
+            session = replace(session, riichi_waiting=None, deposit_due=True)
+    events = outcome.events
+    if events and isinstance(events[-1], Dahai) and four_winds(session.game.hand):
+        # 四風子連打 is plain to see: no question, the hand ends.
+        aborted = _propose(session, (Ryukyoku(DrawKind.FOUR_WINDS), EndKyoku()))
+        return Decision(aborted.session, (*events, *aborted.events), (*said, *aborted.announcements))
+    if events and isinstance(events[-1], EndKyoku):
+        if session.trays is not None and session.link_up:
+            # The trays may have settled before the referee ended the hand: the board reports
+            # changes only, so the last reading is checked now.
+            session, more = crosscheck.payments(session, session.trays)
+            said = (*said, *more)
+        next_hand = session.game.next_hand
+        if next_hand is not None and next_hand.game_over:
+            finish = accept(session, (EndGame(),))
+            session, events, said = finish.session, (*events, *finish.events), (*said, *finish.announcements)
+    return Decision(session, events, said)
+
+
+def _before_act(session: RefereeSession, proposal: Proposal) -> Proposal:
+    """A riichi is accepted when the next act shows its tile passed (not a ron on it)."""
+    if isinstance(proposal, Question) or session.riichi_waiting is None:
+        return proposal
+    if any(isinstance(e, Hora) and e.target == session.riichi_waiting for e in proposal):
+        return proposal  # a ron on the riichi tile: the stick is never paid
+    return (ReachAccepted(session.riichi_waiting), *proposal)
+
+
+def _wall_stepped(session: RefereeSession) -> bool | None:
+    """Whether the board's wall count shows a draw the game has not seen (``None``: no board)."""
+    hand = session.game.hand
+    if hand is None or not session.link_up or session.trays is None:
+        return None
+    return session.trays.wall == hand.live_wall - 1
+
+
+def _wall_pending(session: RefereeSession, seen: PondTileAdded) -> bool:
+    """Hold a discard that needs a draw while the board's wall count has not stepped yet."""
+    hand = session.game.hand
+    if hand is None or not session.link_up or session.trays is None:
+        return False
+    return moves.draw_if_due(hand, seen.seat) not in (None, ()) and session.trays.wall == hand.live_wall
+
+
+def _release_pending(
+    session: RefereeSession, *, wall_stepped: bool
+) -> tuple[RefereeSession, tuple[GameEvent, ...], tuple[Announcement, ...]]:
+    seen = session.pending_discard
+    hand = session.game.hand
+    if seen is None or hand is None:
+        return session, (), ()
+    session = replace(session, pending_discard=None)
+    said: tuple[Announcement, ...] = ()
+    if not wall_stepped:
+        session, said = crosscheck.wall_after_draw(session, hand.live_wall - 1)
+    decision = _propose(session, _before_act(session, moves.discard(hand, seen)))
+    return decision.session, decision.events, (*said, *decision.announcements)
+
+
+def _link(session: RefereeSession, change: LinkChanged) -> Decision:
+    was_up = session.link is LinkHealth.CONNECTED
+    session = replace(session, link=change.health)
+    if change.health is LinkHealth.CONNECTED:
+        if not session.link_lost:
+            return Decision(session)
+        return Decision(replace(session, link_lost=False), announcements=(announce(AnnouncementKind.LINK_RESTORED),))
+    if not was_up:
+        return Decision(session)
+    # Refereeing goes on from the camera: a discard waiting for the wall is taken now.
+    session = replace(session, trays=None, link_lost=True)
+    session, events, more = _release_pending(session, wall_stepped=True)
+    return Decision(session, events, (announce(AnnouncementKind.LINK_LOST), *more))
+
+
+def _deposit_if_due(session: RefereeSession) -> tuple[RefereeSession, tuple[Announcement, ...]]:
+    if not session.deposit_due:
+        return session, ()
+    return crosscheck.deposit(replace(session, deposit_due=False))
+
+
+def _trays(session: RefereeSession, reading: TraysRead) -> Decision:
+    if not reading.plausible:
+        # The link flagged it (a slot between two stick counts, a wall that rose...): no
+        # cross-check rests on it; the next good reading follows.
+        logger.info("implausible reading not used: %r", reading)
+        return Decision(session)
+    session = replace(session, trays=reading)
+    hand = session.game.hand
+    if session.deposit_due and reading.deposit == crosscheck.expected_deposit(session):
+        session = replace(session, deposit_due=False)  # the stick is there
+    if session.pending_discard is not None and hand is not None and reading.wall == hand.live_wall - 1:
+        session, events, said = _release_pending(session, wall_stepped=True)
+        return Decision(session, events, said)
+    session, said = crosscheck.payments(session, reading)
+    return Decision(session, announcements=said)
+
+
+def _button(session: RefereeSession, press: ButtonPress) -> Decision:
+    if press.button is RefereeButton.UNDO:
+        return Decision(replace(session, question=None, pending_discard=None), undo=True)
+    if press.button is not RefereeButton.CONFIRM:
+        return Decision(session)
+    if session.question is not None:
+        return _answer(session, session.question.id, 0)
+    hand = session.game.hand
+    if hand is None:
+        session, said = crosscheck.trays_off(session)
+        return Decision(session, announcements=said)
+    if hand.wins or hand.result is not None:
+        return _propose(session, (EndKyoku(),))
+    accepted: tuple[GameEvent, ...] = () if session.riichi_waiting is None else (ReachAccepted(session.riichi_waiting),)
+    riichi = sum(p.in_riichi for p in hand.players)
+    if riichi == 4:
+        return _propose(session, (*accepted, Ryukyoku(DrawKind.FOUR_RIICHI), EndKyoku()))
+    if len(hand.kans) == 4 and len(set(hand.kans)) > 1 and hand.turn is None:
+        return _propose(session, (*accepted, Ryukyoku(DrawKind.FOUR_KANS), EndKyoku()))
+    if hand.live_wall == 0 and hand.turn is None:
+        return _propose(session, (*accepted, Ryukyoku(DrawKind.EXHAUSTIVE, session.shown), EndKyoku()))
+    logger.info("CONFIRM with nothing to confirm")
+    return Decision(session)
+
+
+def _correct(session: RefereeSession, correction: TileCorrected) -> Decision:
+    """The last discard, misread: take it back and put the right tile in its place."""
+    hand = session.game.hand
+    if hand is None or hand.last_discard is None or hand.last_discard_tile is None:
+        logger.warning("a corrected tile with no discard to correct: ignored")
+        return Decision(session)
+    seat = hand.last_discard
+    tsumogiri = hand.player(seat).pond[-1].tsumogiri
+    return Decision(session, undo=True, redo=(Dahai(seat, correction.tile, tsumogiri),))
+
+
+def _answer(session: RefereeSession, question_id: int, choice: int) -> Decision:
+    question = session.question
+    if question is None or question.id != question_id or not 0 <= choice < len(question.outcomes):
+        logger.warning("answer %d to question %d: no such question or option", choice, question_id)
+        return Decision(session)
+    session = replace(session, question=None)
+    outcome = question.outcomes[choice]
+    return _propose(session, outcome) if outcome else Decision(session)

@@ -1,0 +1,85 @@
+"""The referee core's state between observations, as values: the game plus what the sensors said.
+
+``RefereeSession`` holds the folded game (the journal's truth) and the interpretation's own
+memory: the last tray reading, the health of the link and camera, a discard waiting for its
+wall step, a riichi waiting to be accepted, hands laid open at a draw, and the question put
+to the referee, if any. It is rebuilt after a crash from the journal alone: everything here
+beyond ``game`` is sensor memory that the next readings restore.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from table_app.announce.announcement import Announcement
+from table_app.domain.seat import Seat
+from table_app.domain.tile import Tile
+from table_app.observations import LinkHealth, PondTileAdded, TraysRead
+from table_app.rules.events import GameEvent, ShownHand
+from table_app.rules.fold import new_game
+from table_app.rules.profiles import TENHOU, RuleProfile
+from table_app.rules.state import GameState
+
+
+@dataclass(frozen=True, slots=True)
+class TableSetup:
+    """What the config says before the first tile: the rule profile, names, the first dealer."""
+
+    profile: RuleProfile = TENHOU
+    names: tuple[str, ...] = ("", "", "", "")
+    first_dealer: Seat = Seat.S0
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """Something the sensors cannot settle, put to the referee. Each option carries the events
+    it leads to (an empty tuple: nothing happened, a misread). CONFIRM picks option 0."""
+
+    id: int
+    seat: Seat | None
+    topic: str
+    options: tuple[str, ...]
+    outcomes: tuple[tuple[GameEvent, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RefereeSession:
+    setup: TableSetup = TableSetup()
+    game: GameState = field(default_factory=lambda: new_game(TENHOU))
+    started: bool = False  # start_game was journaled
+    awaiting_deal: bool = True  # between hands: the next dora indicator starts a hand
+    link: LinkHealth = LinkHealth.CONNECTING
+    link_lost: bool = False  # a loss was announced: the next connection is announced as restored
+    camera_ok: bool = True
+    trays: TraysRead | None = None
+    pending_discard: PondTileAdded | None = None  # seen by the camera, waiting for the wall step
+    riichi_waiting: Seat | None = None  # declared; reach_accepted is due before the next act
+    deposit_due: bool = False  # a riichi was accepted: the deposit is checked at the next act
+    ura: tuple[Tile, ...] = ()  # ura-dora indicators turned over for a riichi win
+    shown: tuple[ShownHand, ...] = ()  # hands laid open as tenpai at an exhaustive draw
+    question: Question | None = None
+    next_question: int = 1
+    payments_due: bool = False  # a hand ended: the trays should come to the new scores
+    disagreements: frozenset[str] = frozenset()  # cross-checks already announced (said once)
+
+    @property
+    def link_up(self) -> bool:
+        return self.link is LinkHealth.CONNECTED and self.trays is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What one observation led to: the session after it, the events accepted (to journal, in
+    order, before anything is shown), what to announce, and whether the referee asked to undo
+    (and what to propose in place of the event taken back)."""
+
+    session: RefereeSession
+    events: tuple[GameEvent, ...] = ()
+    announcements: tuple[Announcement, ...] = ()
+    undo: bool = False
+    redo: tuple[GameEvent, ...] = ()  # after the undo, propose these instead (a corrected tile)
+
+
+def new_session(setup: TableSetup) -> RefereeSession:
+    """A session before the first tile, playing under ``setup``'s rule profile."""
+    return RefereeSession(setup=setup, game=new_game(setup.profile))

@@ -1,0 +1,14 @@
+"""The journal of accepted events (the truth) and the score keeping derived from it, in SQLite."""
+
+from table_app.journal.errors import JournalCorruptError, JournalError, UnknownGameError
+from table_app.journal.store import GameStore, GameSummary, JournalEntry, Undone
+
+__all__ = [
+    "GameStore",
+    "GameSummary",
+    "JournalCorruptError",
+    "JournalEntry",
+    "JournalError",
+    "Undone",
+    "UnknownGameError",
+]

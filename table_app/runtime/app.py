@@ -1,0 +1,133 @@
+"""The composition root: a config in, a running referee out.
+
+``build_runtime`` opens the journal, resumes an unfinished game, and wires the sources the
+config names (the table link, the GPIO panel, a camera through a vision pipeline, or the log
+feed stepping stone) to one :class:`RefereeCore`, with its listeners (printed announcements,
+speech, the panel's LEDs, and whatever the caller adds: the web display). The vision pipeline
+is passed in as a factory, so this module never imports it: ``vision=`` is where
+``jantaku demo`` and ``jantaku run`` plug the renderer-fed or camera-fed pipeline in.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from firmware_bridge.calibration_file import load_calibration
+from firmware_bridge.sim_script import parse_script
+from table_app.interpret import TableSetup, new_session
+from table_app.journal.store import GameStore
+from table_app.logs import read_log
+from table_app.observations import Observation
+from table_app.rules.check import profile_for_log
+from table_app.rules.events import StartKyoku
+from table_app.rules.record import GameLog
+from table_app.runtime.adapters import FeedSource, LinkSource, PanelSource, SimulatedBoardSource
+from table_app.runtime.config import CameraConfig, ConfigError, FeedConfig, TableConfig
+from table_app.runtime.core import RefereeCore
+from table_app.runtime.listeners import PanelListener, TextAnnouncer
+from table_app.runtime.log_feed import FeedOptions, log_observations, resume_index
+from table_app.runtime.log_table_script import table_script_text
+from table_app.runtime.ports import CoreListener, ObservationSource
+from table_app.runtime.speech import EspeakSpeaker, SpeechListener
+
+logger = logging.getLogger(__name__)
+
+BOARD_LEAD_IN_S = 1.5  # the link's handshake with the simulated board comes before the first deal
+VisionFactory = Callable[[CameraConfig, TableConfig], ObservationSource]
+
+
+@dataclass
+class Runtime:
+    config: TableConfig
+    store: GameStore
+    core: RefereeCore
+    sources: list[ObservationSource] = field(default_factory=list)
+    feed: FeedSource | None = None
+    speaker: EspeakSpeaker | None = None
+
+    def start(self) -> Runtime:
+        self.core.start()
+        for source in self.sources:
+            source.start(self.core.post)
+            if isinstance(source, PanelSource) and source.panel is not None:
+                self.core.add_listener(PanelListener(source.panel))
+        return self
+
+    def stop(self) -> None:
+        for source in reversed(self.sources):
+            try:
+                source.stop()
+            except Exception:
+                logger.exception("stopping %r", source)
+        self.core.drain()
+        self.core.stop()
+        if self.speaker is not None:
+            self.speaker.close()
+        self.store.close()
+
+
+def build_runtime(
+    config: TableConfig,
+    *,
+    vision: VisionFactory | None = None,
+    listeners: Sequence[CoreListener] = (),
+    out: TextIO | None = None,
+    pin_factory: Any = None,
+) -> Runtime:
+    store = GameStore(config.db)
+    setup = TableSetup(config.profile, config.names, config.first_dealer)
+    observations = None
+    if config.feed is not None:
+        observations, setup = _feed_observations(config.feed, config)
+    core = RefereeCore(store, setup, [TextAnnouncer(out or sys.stdout, config.languages), *listeners])
+    runtime = Runtime(config, store, core)
+    if config.speech:
+        runtime.speaker = EspeakSpeaker()
+        core.add_listener(SpeechListener(runtime.speaker))
+    if config.link is not None:
+        calibration = load_calibration(config.link.calibration) if config.link.calibration is not None else None
+        runtime.sources.append(LinkSource(config.link.port, calibration=calibration))
+    if config.panel is not None:
+        runtime.sources.append(PanelSource(config.panel, pin_factory))
+    if config.camera is not None:
+        if vision is None:
+            raise ConfigError("camera.source", "no vision pipeline is installed in this build (use [feed] meanwhile)")
+        runtime.sources.append(vision(config.camera, config))
+    if observations is not None and config.feed is not None:
+        journaled = len(store.events(core.game_id)) if core.game_id is not None else 0
+        skip = resume_index(observations, new_session(setup), journaled)
+        delay = 0.0
+        if skip:
+            logger.info("feed resumes at observation %d of %d", skip, len(observations))
+        if config.feed.simulate_board:
+            # The board plays the same log on the feed's clock, after a lead-in for the link;
+            # resuming, it first stands as the table stood then.
+            delay = BOARD_LEAD_IN_S
+            events = _feed_game(config.feed).events
+            text = table_script_text(events, setup.profile, config.feed.pace_s, BOARD_LEAD_IN_S, skip)
+            runtime.sources.append(SimulatedBoardSource(parse_script(text, str(config.feed.log))))
+        # With a camera (the demo's renderer + vision), the feed plays only the board.
+        runtime.feed = FeedSource(observations if config.camera is None else (), config.feed.pace_s, skip, delay)
+        runtime.sources.append(runtime.feed)
+    return runtime
+
+
+def _feed_game(feed: FeedConfig) -> GameLog:
+    games = [g for g in read_log(feed.log) if g.players == 4 and g.rules.unsupported is None]
+    if not games:
+        raise ConfigError("feed.log", f"{feed.log} holds no four-player game to play")
+    return games[0]
+
+
+def _feed_observations(feed: FeedConfig, config: TableConfig) -> tuple[list[Observation], TableSetup]:
+    """The feed's observations, and the setup of the logged game (its profile, first dealer)."""
+    game = _feed_game(feed)
+    profile = profile_for_log(config.profile, game.rules)
+    first = next((e.oya for e in game.events if isinstance(e, StartKyoku)), config.first_dealer)
+    trays = feed.trays and not feed.simulate_board
+    observations = list(log_observations(game.events, profile, FeedOptions(trays=trays)))
+    return observations, TableSetup(profile, config.names, first)

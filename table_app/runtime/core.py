@@ -1,0 +1,196 @@
+"""``RefereeCore``: the one thread that owns the game state.
+
+Adapters post observations to its queue from their own threads. The core thread takes them one
+at a time, asks the pure referee (:func:`table_app.interpret.step`) what they mean, journals
+every accepted event in SQLite (fsync'd) and only then tells its listeners. Killed at any
+point, it restarts from the journal: the state is the fold of the journaled events.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from table_app.announce.announcement import AnnouncementKind, announce
+from table_app.interpret import Decision, RefereeSession, TableSetup, new_session, step
+from table_app.interpret.acceptance import accept
+from table_app.journal.store import GameStore
+from table_app.observations import Observation
+from table_app.rules.events import EndGame, EndKyoku, GameEvent
+from table_app.rules.fold import replay
+from table_app.runtime.ports import CoreListener, CoreUpdate
+
+logger = logging.getLogger(__name__)
+
+_STOP = object()
+
+
+class RefereeCore:
+    def __init__(
+        self,
+        store: GameStore,
+        setup: TableSetup,
+        listeners: Sequence[CoreListener] = (),
+        *,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._store = store
+        self._listeners = list(listeners)
+        self._clock = clock
+        self._queue: queue.Queue[object] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self.failure: BaseException | None = None  # why the core thread stopped, if it failed
+        self.stopped = threading.Event()
+        self.game_id, self.session, self.journal_seq = self._resume(setup)
+
+    # --- set-up -----------------------------------------------------------------------
+
+    def _resume(self, setup: TableSetup) -> tuple[int | None, RefereeSession, int]:
+        """The unfinished game in the journal, folded back; or a fresh session."""
+        fresh = new_session(setup)
+        game = self._store.latest_unfinished()
+        if game is None:
+            return None, fresh, 0
+        entries = self._store.events(game)
+        state = replay((e.event for e in entries), setup.profile)
+        logger.info("resuming game %d from %d journaled events", game, len(entries))
+        session = replace(fresh, game=state, started=bool(entries), awaiting_deal=state.hand is None)
+        return game, session, entries[-1].seq if entries else 0
+
+    def add_listener(self, listener: CoreListener) -> None:
+        self._listeners.append(listener)
+
+    # --- the adapters' side -------------------------------------------------------------
+
+    def post(self, observation: Observation) -> None:
+        """Thread-safe: called from adapter threads."""
+        self._queue.put(observation)
+
+    # --- the core thread --------------------------------------------------------------
+
+    def start(self) -> RefereeCore:
+        self._thread = threading.Thread(target=self._run, name="referee-core", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._queue.put(_STOP)
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def drain(self, timeout: float = 5.0) -> None:
+        """Wait until every observation posted so far is processed (tests, shutdown)."""
+        if self.stopped.is_set():
+            return
+        done = threading.Event()
+        self._queue.put(done)
+        if self.stopped.is_set():
+            self._release_waiters()
+        if not done.wait(timeout):
+            raise TimeoutError("the core did not catch up")
+
+    def _run(self) -> None:
+        try:
+            while True:
+                item = self._queue.get()
+                if item is _STOP:
+                    return
+                if isinstance(item, threading.Event):
+                    item.set()
+                    continue
+                try:
+                    self.process(item)  # type: ignore[arg-type]
+                except Exception as error:
+                    # The journal could not be written: nothing was shown. Stop rather than
+                    # go on showing a game the journal does not hold; the owner reports it.
+                    logger.exception("core step failed on %r; stopping", item)
+                    self.failure = error
+                    return
+        finally:
+            self.stopped.set()
+            self._release_waiters()
+
+    def _release_waiters(self) -> None:
+        """Wake anyone draining a core that has stopped (what is left is never processed)."""
+        while True:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                return
+            if isinstance(item, threading.Event):
+                item.set()
+
+    def process(self, observation: Observation) -> CoreUpdate:
+        """One observation, start to end (the core thread's body; called directly by tests)."""
+        decision = step(self.session, observation)
+        if decision.undo:
+            return self._undo(decision)
+        self._journal(decision.events, decision)
+        self.session = decision.session
+        return self._tell(decision.events, decision)
+
+    def _journal(self, events: tuple[GameEvent, ...], decision: Decision) -> None:
+        if not events:
+            return
+        if self.game_id is None:
+            setup = decision.session.setup
+            self.game_id = self._store.new_game(
+                setup.profile.name, setup.names, (setup.profile.start_points,) * 4, self._clock()
+            )
+        # One transaction per decision: a kill leaves the journal between two observations,
+        # never inside one (a draw journaled without its discard). The standings ride along.
+        ends = any(isinstance(e, (EndKyoku, EndGame)) for e in events)
+        after = decision.session.game if ends else None
+        self.journal_seq = self._store.append_all(self.game_id, events, self._clock(), after)
+
+    def _undo(self, decision: Decision) -> CoreUpdate:
+        if self.game_id is None:
+            self.session = decision.session
+            return self._tell((), decision)
+        entries = self._store.events(self.game_id)
+        if not entries:
+            self.session = decision.session
+            return self._tell((), decision)
+        taken = entries[-1].event
+        if decision.redo and type(taken) is not type(decision.redo[0]):
+            logger.warning("correction refused: the last event is a %s", type(taken).__name__)
+            self.session = decision.session
+            return self._tell((), replace(decision, undo=False, redo=()))
+        state = replay((e.event for e in entries[:-1]), decision.session.setup.profile)
+        undone = self._store.undo(self.game_id, self._clock(), state)
+        if undone is not None:
+            self.journal_seq = undone.seq
+        self.session = replace(decision.session, game=state, awaiting_deal=state.hand is None)
+        said = (announce(AnnouncementKind.UNDONE, event=type(taken).__name__),)
+        if not decision.redo:
+            return self._tell((), replace(decision, announcements=said))
+        # A correction: the right event goes in where the wrong one was, judged like any other.
+        outcome = accept(self.session, decision.redo)
+        redone = Decision(outcome.session, outcome.events, (*said, *outcome.announcements))
+        self._journal(outcome.events, redone)
+        self.session = outcome.session
+        return self._tell(outcome.events, redone)
+
+    def _tell(self, events: tuple[GameEvent, ...], decision: Decision) -> CoreUpdate:
+        session = self.session
+        update = CoreUpdate(
+            self.game_id,
+            session.game,
+            events,
+            decision.announcements,
+            session.question,
+            self.journal_seq,
+            session.link,
+            session.camera_ok,
+            session.trays.points if session.trays is not None else None,
+        )
+        for listener in self._listeners:
+            try:
+                listener.on_update(update)
+            except Exception:
+                logger.exception("listener %r failed", listener)  # a display fault never stops refereeing
+        return update

@@ -1,0 +1,116 @@
+"""The JA/EN catalogue renders every kind of announcement, with the facts in it."""
+
+from __future__ import annotations
+
+import pytest
+
+from table_app.announce import Announcement, AnnouncementKind, Language, announce, render, speech_kana
+from table_app.domain.seat import Seat
+from table_app.rules.verdicts import Reason
+
+SAMPLES: dict[AnnouncementKind, Announcement] = {
+    AnnouncementKind.ILLEGAL_ACT: announce(
+        AnnouncementKind.ILLEGAL_ACT, Seat.S2, reason="kuikae", consequence="chombo"
+    ),
+    AnnouncementKind.ABORTIVE_DRAW: announce(AnnouncementKind.ABORTIVE_DRAW, draw="four_riichi"),
+    AnnouncementKind.EXHAUSTIVE_DRAW: announce(
+        AnnouncementKind.EXHAUSTIVE_DRAW, tenpai=(0, 3), deltas=(1500, -1500, -1500, 1500)
+    ),
+    AnnouncementKind.WIN: announce(
+        AnnouncementKind.WIN,
+        Seat.S1,
+        target=3,
+        han=3,
+        fu=40,
+        points=5200,
+        yaku=("Riichi", "Tanyao", "Dora 1"),
+        deltas=(0, 5200, 0, -5200),
+    ),
+    AnnouncementKind.PAYMENTS_COMPLETE: announce(AnnouncementKind.PAYMENTS_COMPLETE),
+    AnnouncementKind.TRAY_OFF: announce(AnnouncementKind.TRAY_OFF, Seat.S3, expected=24000, read=23000),
+    AnnouncementKind.WALL_DISAGREES: announce(AnnouncementKind.WALL_DISAGREES, expected=50, read=49),
+    AnnouncementKind.DEPOSIT_DISAGREES: announce(AnnouncementKind.DEPOSIT_DISAGREES, expected=1, read=0),
+    AnnouncementKind.LINK_LOST: announce(AnnouncementKind.LINK_LOST),
+    AnnouncementKind.LINK_RESTORED: announce(AnnouncementKind.LINK_RESTORED),
+    AnnouncementKind.CAMERA_LOST: announce(AnnouncementKind.CAMERA_LOST),
+    AnnouncementKind.CAMERA_RESTORED: announce(AnnouncementKind.CAMERA_RESTORED),
+    AnnouncementKind.QUESTION: announce(
+        AnnouncementKind.QUESTION, Seat.S0, question=4, topic="which tile won", options=("3m", "6m")
+    ),
+    AnnouncementKind.UNDONE: announce(AnnouncementKind.UNDONE, event="dahai"),
+    AnnouncementKind.RIICHI: announce(AnnouncementKind.RIICHI, Seat.S0),
+    AnnouncementKind.CALL: announce(AnnouncementKind.CALL, Seat.S1, call="pon"),
+    AnnouncementKind.HAND_START: announce(AnnouncementKind.HAND_START, round="E2", honba=1),
+    AnnouncementKind.GAME_END: announce(AnnouncementKind.GAME_END, scores=(40000, 30000, 20000, 10000)),
+}
+
+
+def test_every_kind_has_a_sample():
+    assert set(SAMPLES) == set(AnnouncementKind)
+
+
+@pytest.mark.parametrize("kind", list(AnnouncementKind))
+@pytest.mark.parametrize("language", list(Language))
+def test_every_kind_renders(kind, language):
+    text = render(SAMPLES[kind], language)
+    assert text.strip()
+
+
+def test_illegal_act_names_the_rule_in_both_languages():
+    a = SAMPLES[AnnouncementKind.ILLEGAL_ACT]
+    assert "kuikae" in render(a, Language.EN)
+    assert "seat 3" in render(a, Language.EN)
+    assert "喰い替え" in render(a, Language.JA)
+    assert "チョンボ" in render(a, Language.JA)
+
+
+def test_every_reason_code_has_words():
+    for reason in Reason:
+        a = announce(AnnouncementKind.ILLEGAL_ACT, Seat.S0, reason=reason.value, consequence="void")
+        assert reason.value not in render(a, Language.JA), reason
+
+
+def test_win_has_yaku_han_fu_and_payments():
+    en = render(SAMPLES[AnnouncementKind.WIN], Language.EN)
+    ja = render(SAMPLES[AnnouncementKind.WIN], Language.JA)
+    assert "ron on seat 4" in en
+    assert "3 han 40 fu" in en
+    assert "seat 4 -5200" in en
+    assert "立直、断么九、ドラ 1" in ja
+    assert "3翻40符" in ja
+
+
+def test_exhaustive_draw_says_who_is_tenpai_and_who_pays():
+    en = render(SAMPLES[AnnouncementKind.EXHAUSTIVE_DRAW], Language.EN)
+    assert "Tenpai: seat 1, seat 4" in en
+    assert "seat 2 -1500" in en
+
+
+def test_tray_off_says_by_how_much():
+    assert "-1000" in render(SAMPLES[AnnouncementKind.TRAY_OFF], Language.EN)
+    assert "-1000点" in render(SAMPLES[AnnouncementKind.TRAY_OFF], Language.JA)
+
+
+def test_speech_is_kana_and_some_kinds_stay_silent():
+    phrase = speech_kana(SAMPLES[AnnouncementKind.RIICHI])
+    assert phrase == "いちばんせき りーち"
+    assert speech_kana(SAMPLES[AnnouncementKind.HAND_START]) is None
+
+
+def test_missing_param_is_named():
+    with pytest.raises(KeyError, match="no 'han'"):
+        announce(AnnouncementKind.WIN, Seat.S0).int_param("han")
+
+
+def test_a_hand_start_names_the_round():
+    a = SAMPLES[AnnouncementKind.HAND_START]
+    assert render(a, Language.JA) == "東2局 1本場"
+    assert render(a, Language.EN) == "East 2, 1 honba"
+
+
+def test_seats_are_called_by_name_where_known():
+    names = ("Aoki", "", "Chiba", "Doi")
+    win = SAMPLES[AnnouncementKind.WIN]
+    assert render(win, Language.EN, names).startswith("seat 2 wins by ron on Doi")
+    assert "Doi -5200" in render(win, Language.EN, names)
+    assert render(SAMPLES[AnnouncementKind.RIICHI], Language.JA, names) == "Aoki：リーチ"

@@ -1,0 +1,45 @@
+"""Driving the pure referee core with observations, as the core thread does."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from table_app.announce import Announcement, AnnouncementKind
+from table_app.interpret import RefereeSession, TableSetup, step
+from table_app.observations import DoraRevealed, HandStarted, LinkChanged, LinkHealth, Observation, TraysRead
+from table_app.rules.events import GameEvent
+
+
+@dataclass
+class Table:
+    session: RefereeSession = field(default_factory=lambda: RefereeSession(setup=TableSetup()))
+    events: list[GameEvent] = field(default_factory=list)
+    said: list[Announcement] = field(default_factory=list)
+    undos: int = 0
+
+    def see(self, *observations: Observation) -> list[Announcement]:
+        said: list[Announcement] = []
+        for observation in observations:
+            decision = step(self.session, observation)
+            self.session = decision.session
+            self.events.extend(decision.events)
+            said.extend(decision.announcements)
+            self.undos += decision.undo
+        self.said.extend(said)
+        return said
+
+    def kinds(self) -> list[AnnouncementKind]:
+        return [a.kind for a in self.said]
+
+    @property
+    def hand(self):
+        assert self.session.game.hand is not None
+        return self.session.game.hand
+
+    def deal(self, indicator, *, board: bool = False) -> None:
+        if board:
+            self.see(LinkChanged(0.0, LinkHealth.CONNECTED), self.trays(wall=70))
+        self.see(HandStarted(0.0), DoraRevealed(0.0, indicator))
+
+    def trays(self, *, wall: int, deposit: int = 0, points=(25000, 25000, 25000, 25000)) -> TraysRead:
+        return TraysRead(0.0, tuple(points), deposit, wall)

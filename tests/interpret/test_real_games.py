@@ -1,0 +1,77 @@
+"""Real games, replayed as what a camera and the sensor board would have seen, come out the
+same through the referee core as the logs' own events do through the rules core."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from table_app.announce import AnnouncementKind
+from table_app.interpret import RefereeSession, TableSetup
+from table_app.logs import read_log
+from table_app.rules.check import profile_for_log
+from table_app.rules.events import StartKyoku
+from table_app.rules.fold import replay
+from table_app.rules.profiles import TENHOU
+from table_app.runtime.log_feed import FeedOptions, log_observations
+from tests.interpret.helpers import Table
+
+NOTES = {
+    AnnouncementKind.QUESTION,
+    AnnouncementKind.ILLEGAL_ACT,
+    AnnouncementKind.WALL_DISAGREES,
+    AnnouncementKind.DEPOSIT_DISAGREES,
+    AnnouncementKind.TRAY_OFF,
+}
+
+
+def _games(logs_dir, count):
+    paths = sorted((logs_dir / "tenhou6_json").iterdir())[:count]
+    paths += [p for p in sorted((logs_dir / "mjx_fixtures").iterdir()) if "chankan" in p.name or "kan" in p.name][:3]
+    # Tenhou client transcripts: only one player's tiles and what the others showed are known.
+    paths += sorted((logs_dir / "dnovikoff_net").iterdir())[:2]
+    return [g for p in paths for g in read_log(p) if g.players == 4 and g.rules.unsupported is None]
+
+
+def _table_for(game):
+    profile = profile_for_log(TENHOU, game.rules)
+    first = next(e.oya for e in game.events if isinstance(e, StartKyoku))
+    session = RefereeSession(setup=TableSetup(profile, first_dealer=first))
+    return Table(replace(session, game=replace(session.game, profile=profile))), profile
+
+
+def test_real_games_come_out_the_same_from_camera_and_board(logs_dir):
+    games = _games(logs_dir, 6)
+    assert len(games) >= 6
+    for game in games:
+        table, profile = _table_for(game)
+        table.see(*log_observations(game.events, profile, FeedOptions(trays=True)))
+        expected = replay(game.events, profile)
+        assert table.session.game.results == expected.results, game.source
+        assert table.session.game.scores == expected.scores, game.source
+        assert table.session.game.finished == expected.finished, game.source
+        assert not [a for a in table.said if a.kind in NOTES], game.source
+        wins = sum(len(r.wins) for r in expected.results)
+        assert table.kinds().count(AnnouncementKind.WIN) == wins
+        assert table.kinds().count(AnnouncementKind.PAYMENTS_COMPLETE) == len(expected.results)
+
+
+def test_without_the_board_a_ron_or_tsumo_it_cannot_tell_is_asked(logs_dir):
+    """With no wall count, 14 tiles laid open after a discard of the winning kind are put to the referee."""
+    asked = 0
+    for game in _games(logs_dir, 4):
+        table, profile = _table_for(game)
+        table.see(*log_observations(game.events, profile, FeedOptions(trays=False)))
+        questions = [a for a in table.said if a.kind is AnnouncementKind.QUESTION]
+        asked += len(questions)
+        assert all("ron on the last discard, or tsumo" in q.text_param("topic") for q in questions)
+    assert asked > 0
+
+
+def test_a_triple_ron_is_the_abortive_draw(logs_dir):
+    game = read_log(logs_dir / "mjx_fixtures" / "upd-aft-ron3.mjlog")[0]
+    table, profile = _table_for(game)
+    table.see(*log_observations(game.events, profile, FeedOptions(trays=True)))
+    expected = replay(game.events, profile)
+    assert table.session.game.results == expected.results
+    draws = [a for a in table.said if a.kind is AnnouncementKind.ABORTIVE_DRAW]
+    assert [a.text_param("draw") for a in draws] == ["triple_ron"]

@@ -1,0 +1,198 @@
+"""The referee core on hand-made sequences of observations: discards and the wall, the link
+going and coming back, illegal calls, false wins, trays after a hand, undo, the camera."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from table_app.announce import AnnouncementKind
+from table_app.domain.notation import parse_mjai, parse_tiles
+from table_app.domain.seat import Seat
+from table_app.domain.tile import UNKNOWN
+from table_app.logs import read_log
+from table_app.observations import (
+    ButtonPress,
+    CameraLost,
+    CameraRestored,
+    HandLaidOpen,
+    LinkChanged,
+    LinkHealth,
+    MeldAppeared,
+    PondTileAdded,
+    RefereeAnswer,
+    RefereeButton,
+    TraysRead,
+)
+from table_app.rules.events import Chombo, Dahai, Tsumo
+from table_app.runtime.log_feed import FeedOptions, log_observations
+from tests.interpret.helpers import Table
+
+M1, M3, P9 = parse_mjai("1m"), parse_mjai("3m"), parse_mjai("9p")
+
+
+def test_the_first_dora_indicator_starts_the_game_and_hand():
+    table = Table()
+    table.deal(parse_mjai("5s"))
+    assert [type(e).__name__ for e in table.events] == ["StartGame", "StartKyoku"]
+    assert table.hand.dora_markers == (parse_mjai("5s"),)
+    assert table.kinds() == [AnnouncementKind.HAND_START]
+
+
+def test_a_discard_waits_for_the_wall_to_step():
+    table = Table()
+    table.deal(parse_mjai("5s"), board=True)
+    table.events.clear()
+    table.see(PondTileAdded(1.0, Seat.S0, M1))
+    assert table.events == []  # the board has not seen the draw yet
+    table.see(table.trays(wall=69))
+    assert table.events == [Tsumo(Seat.S0, UNKNOWN), Dahai(Seat.S0, M1, tsumogiri=False)]
+
+
+def test_a_wall_that_never_steps_is_a_disagreement_and_the_camera_wins():
+    table = Table()
+    table.deal(parse_mjai("5s"), board=True)
+    table.see(PondTileAdded(1.0, Seat.S0, M1))
+    said = table.see(PondTileAdded(2.0, Seat.S1, P9))  # the next discard comes, the wall still says 70
+    assert said[0].kind is AnnouncementKind.WALL_DISAGREES
+    assert said[0].int_param("expected") == 69
+    assert said[0].int_param("read") == 70
+    assert Dahai(Seat.S0, M1, tsumogiri=False) in table.events
+    assert table.hand.last_discard == Seat.S1  # a board that is off holds nothing back
+
+
+def test_link_lost_is_announced_and_refereeing_goes_on_from_the_camera():
+    table = Table()
+    table.deal(parse_mjai("5s"), board=True)
+    table.see(PondTileAdded(1.0, Seat.S0, M1))
+    said = table.see(LinkChanged(2.0, LinkHealth.LOST, "unplugged"))
+    assert said[0].kind is AnnouncementKind.LINK_LOST
+    assert Dahai(Seat.S0, M1, tsumogiri=False) in table.events  # the held discard is taken
+    table.see(PondTileAdded(3.0, Seat.S1, P9))
+    assert table.hand.last_discard == Seat.S1  # no wall needed without the board
+    assert table.see(LinkChanged(4.0, LinkHealth.CONNECTING)) == []
+    said = table.see(LinkChanged(5.0, LinkHealth.CONNECTED))
+    assert [a.kind for a in said] == [AnnouncementKind.LINK_RESTORED]
+
+
+def test_a_chi_from_across_is_void_and_announced_with_the_rule():
+    table = Table()
+    table.deal(parse_mjai("5s"))
+    table.see(PondTileAdded(1.0, Seat.S0, M3))
+    before = list(table.events)
+    said = table.see(MeldAppeared(2.0, Seat.S2, parse_tiles("345m"), M3, Seat.S0))
+    assert table.events == before
+    assert said[0].kind is AnnouncementKind.ILLEGAL_ACT
+    assert said[0].text_param("reason") == "chi_not_from_left"
+    assert said[0].text_param("consequence") == "void"
+
+
+def test_a_pon_is_a_call_from_the_turned_tile():
+    table = Table()
+    table.deal(parse_mjai("5s"))
+    table.see(PondTileAdded(1.0, Seat.S0, M3))
+    said = table.see(MeldAppeared(2.0, Seat.S2, parse_tiles("333m"), M3, Seat.S0))
+    assert said[0].kind is AnnouncementKind.CALL
+    assert said[0].text_param("call") == "pon"
+    assert table.hand.turn == Seat.S2
+    table.see(PondTileAdded(3.0, Seat.S2, P9))  # after a call: a discard without a draw
+    assert table.events[-1] == Dahai(Seat.S2, P9, tsumogiri=False)
+    assert table.events[-2] != Tsumo(Seat.S2, UNKNOWN)
+
+
+def test_a_false_ron_is_announced_and_the_penalty_put_to_the_referee():
+    table = Table()
+    table.deal(parse_mjai("5s"))
+    table.see(PondTileAdded(1.0, Seat.S0, M1))
+    said = table.see(HandLaidOpen(2.0, Seat.S2, parse_tiles("2468m2468p2468s9s")))
+    kinds = [a.kind for a in said]
+    assert kinds == [AnnouncementKind.ILLEGAL_ACT, AnnouncementKind.QUESTION]
+    assert said[0].text_param("reason") == "false_win"
+    assert said[1].texts_param("options") == ("penalty", "misread: ignore")
+    assert not any(isinstance(e, Chombo) for e in table.events)  # never guessed
+    table.see(ButtonPress(3.0, RefereeButton.CONFIRM))
+    assert table.events[-1] == Chombo(Seat.S2, "false_win")
+
+
+def test_the_referee_may_say_it_was_a_misread():
+    table = Table()
+    table.deal(parse_mjai("5s"))
+    table.see(PondTileAdded(1.0, Seat.S0, M1))
+    said = table.see(HandLaidOpen(2.0, Seat.S2, parse_tiles("2468m2468p2468s9s")))
+    question = said[1].int_param("question")
+    before = list(table.events)
+    table.see(RefereeAnswer(3.0, question, 1))
+    assert table.events == before
+    assert table.session.question is None
+
+
+def test_a_discard_out_of_turn_is_a_question():
+    table = Table()
+    table.deal(parse_mjai("5s"))
+    said = table.see(PondTileAdded(1.0, Seat.S2, M1))
+    assert [a.kind for a in said] == [AnnouncementKind.QUESTION]
+    assert "out of turn" in said[0].text_param("topic")
+
+
+def test_trays_after_a_hand_complete_or_off(logs_dir):
+    game = read_log(sorted((logs_dir / "tenhou6_json").iterdir())[0])[0]
+    observations = list(log_observations(game.events, options=FeedOptions(trays=True)))
+    confirm = next(i for i, o in enumerate(observations) if isinstance(o, ButtonPress))
+    table = Table()
+    table.see(*observations[: confirm + 1])
+    scores = table.session.game.scores
+    off = (scores[0], scores[1], scores[2] - 1000, scores[3])
+    assert table.see(TraysRead(9.0, off, 0, 0)) == []  # payments may still be going on
+    said = table.see(ButtonPress(10.0, RefereeButton.CONFIRM))  # the referee says they are done
+    assert [(a.kind, a.seat) for a in said] == [(AnnouncementKind.TRAY_OFF, Seat.S2)]
+    assert said[0].int_param("read") - said[0].int_param("expected") == -1000
+    said = table.see(TraysRead(11.0, scores, 0, 0))
+    assert [a.kind for a in said] == [AnnouncementKind.PAYMENTS_COMPLETE]
+
+
+def test_undo_is_asked_of_the_core_thread():
+    table = Table()
+    table.deal(parse_mjai("5s"))
+    table.see(ButtonPress(1.0, RefereeButton.UNDO))
+    assert table.undos == 1
+
+
+def test_camera_lost_and_restored_are_announced():
+    table = Table()
+    assert [a.kind for a in table.see(CameraLost(1.0, "no frames"))] == [AnnouncementKind.CAMERA_LOST]
+    assert not table.session.camera_ok
+    assert [a.kind for a in table.see(CameraRestored(2.0))] == [AnnouncementKind.CAMERA_RESTORED]
+
+
+def test_riichi_is_accepted_when_the_next_act_comes_and_the_deposit_checked():
+    table = Table()
+    table.deal(parse_mjai("5s"), board=True)
+    table.see(table.trays(wall=69), PondTileAdded(1.0, Seat.S0, M1, sideways=True))
+    assert table.hand.player(Seat.S0).in_riichi
+    said = table.see(table.trays(wall=68, deposit=0), PondTileAdded(2.0, Seat.S1, P9))
+    assert AnnouncementKind.DEPOSIT_DISAGREES not in [a.kind for a in said]  # the board gets an act's time
+    assert table.hand.kyotaku == 1
+    said = table.see(table.trays(wall=67, deposit=0), PondTileAdded(3.0, Seat.S2, M1))
+    assert [a.kind for a in said] == [AnnouncementKind.DEPOSIT_DISAGREES]
+    riichi = replace(table.hand.player(Seat.S0))
+    assert riichi.riichi.name == "ACCEPTED"
+
+
+def test_a_deposit_read_in_time_is_no_disagreement():
+    table = Table()
+    table.deal(parse_mjai("5s"), board=True)
+    table.see(table.trays(wall=69), PondTileAdded(1.0, Seat.S0, M1, sideways=True))
+    table.see(table.trays(wall=68), PondTileAdded(2.0, Seat.S1, P9))
+    table.see(table.trays(wall=68, deposit=1, points=(24000, 25000, 25000, 25000)))
+    said = table.see(table.trays(wall=67, deposit=1), PondTileAdded(3.0, Seat.S2, M1))
+    assert AnnouncementKind.DEPOSIT_DISAGREES not in [a.kind for a in said]
+
+
+def test_an_implausible_reading_is_not_used():
+    table = Table()
+    table.deal(parse_mjai("5s"), board=True)
+    table.see(PondTileAdded(1.0, Seat.S0, M1))
+    assert table.events[-1] != Dahai(Seat.S0, M1, tsumogiri=False)  # held for the wall
+    table.see(TraysRead(2.0, (25000,) * 4, 0, 69, plausible=False))
+    assert table.session.pending_discard is not None  # a flagged reading settles nothing
+    table.see(TraysRead(3.0, (25000,) * 4, 0, 69))
+    assert table.events[-1] == Dahai(Seat.S0, M1, tsumogiri=False)

@@ -1,0 +1,108 @@
+"""The SQLite journal: append-only, undo as a correction, resume by replay, clear errors."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from table_app.journal import GameStore, JournalCorruptError, JournalError, UnknownGameError
+from table_app.logs import read_log
+from table_app.rules.fold import replay
+from table_app.rules.profiles import TENHOU
+
+
+@pytest.fixture
+def real_game(logs_dir):
+    return read_log(sorted((logs_dir / "tenhou6_json").iterdir())[0])[0]
+
+
+def _journal_all(store, game_log):
+    game = store.new_game(TENHOU.name, ("a", "b", "c", "d"), (25000,) * 4, at=0.0)
+    store.append_all(game, game_log.events[:-1], at=1.0)
+    store.append(game, game_log.events[-1], at=2.0)  # the one-at-a-time path too
+    return game
+
+
+def test_a_real_game_journaled_replays_to_the_same_state(tmp_path, real_game):
+    path = tmp_path / "table.db"
+    store = GameStore(path)
+    game = _journal_all(store, real_game)
+    store.close()
+    reopened = GameStore(path)
+    entries = reopened.events(game)
+    assert [e.event for e in entries] == list(real_game.events)
+    assert [e.seq for e in entries] == list(range(1, len(real_game.events) + 1))
+    assert replay(e.event for e in entries).scores == replay(real_game.events).scores
+
+
+def test_wal_and_full_sync(tmp_path):
+    store = GameStore(tmp_path / "table.db")
+    store.close()
+    connection = sqlite3.connect(tmp_path / "table.db")
+    assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_undo_is_a_correction_not_a_delete(tmp_path, real_game):
+    store = GameStore(tmp_path / "table.db")
+    game = store.new_game(TENHOU.name, ("",) * 4, (25000,) * 4, at=0.0)
+    for event in real_game.events[:5]:
+        store.append(game, event, at=1.0)
+    undone = store.undo(game, at=2.0)
+    assert undone is not None
+    assert (undone.seq, undone.undoes) == (6, 5)
+    assert [e.event for e in store.events(game)] == list(real_game.events[:4])
+    second = store.undo(game, at=3.0)
+    assert second is not None
+    assert second.undoes == 4
+    store.append(game, real_game.events[3], at=4.0)
+    assert [e.seq for e in store.events(game)] == [1, 2, 3, 8]
+    rows = sqlite3.connect(tmp_path / "table.db").execute("SELECT count(*) FROM journal").fetchone()[0]
+    assert rows == 8  # nothing was deleted
+
+
+def test_undo_of_an_empty_game_is_nothing(tmp_path):
+    store = GameStore(tmp_path / "table.db")
+    game = store.new_game(TENHOU.name, ("",) * 4, (25000,) * 4, at=0.0)
+    assert store.undo(game, at=1.0) is None
+
+
+def test_standings_follow_the_fold(tmp_path, real_game):
+    store = GameStore(tmp_path / "table.db")
+    game = store.new_game(TENHOU.name, ("",) * 4, (25000,) * 4, at=0.0)
+    state = replay(real_game.events)
+    store.rewrite_standing(game, state)
+    summary = store.game(game)
+    assert summary.scores == state.scores
+    assert summary.finished
+    assert summary.hands == len(state.results) == len(store.hands(game))
+    assert store.hands(game)[0].deltas == state.results[0].deltas
+
+
+def test_a_corrupt_row_names_game_and_sequence(tmp_path, real_game):
+    path = tmp_path / "table.db"
+    store = GameStore(path)
+    game = _journal_all(store, real_game)
+    with sqlite3.connect(path) as raw:
+        raw.execute('UPDATE journal SET body = \'{"type":"dahai"\' WHERE game = ? AND seq = 7', (game,))
+    with pytest.raises(JournalCorruptError, match=f"game {game}, event 7: not JSON") as caught:
+        store.events(game)
+    assert (caught.value.game, caught.value.seq) == (game, 7)
+    # the other rows are still there, untouched
+    count = sqlite3.connect(path).execute("SELECT count(*) FROM journal").fetchone()[0]
+    assert count == len(real_game.events)
+
+
+def test_a_broken_file_is_refused_and_left_alone(tmp_path):
+    path = tmp_path / "table.db"
+    garbage = b"this is not a database at all" * 200
+    path.write_bytes(garbage)
+    with pytest.raises(JournalError, match="not a readable jantaku database"):
+        GameStore(path)
+    assert path.read_bytes() == garbage
+
+
+def test_unknown_game(tmp_path):
+    store = GameStore(tmp_path / "table.db")
+    with pytest.raises(UnknownGameError, match="no game 42"):
+        store.events(42)

@@ -1,0 +1,35 @@
+"""Shared pieces of the runtime tests: a real game's observations, waiting on listeners."""
+
+from __future__ import annotations
+
+import queue
+
+from table_app.interpret import TableSetup
+from table_app.logs import read_log
+from table_app.rules.check import profile_for_log
+from table_app.rules.events import StartKyoku
+from table_app.rules.profiles import TENHOU
+from table_app.runtime.log_feed import FeedOptions, log_observations
+from table_app.runtime.ports import CoreUpdate
+
+
+def first_game(logs_dir):
+    return read_log(sorted((logs_dir / "tenhou6_json").iterdir())[0])[0]
+
+
+def setup_for(game) -> TableSetup:
+    profile = profile_for_log(TENHOU, game.rules)
+    first = next(e.oya for e in game.events if isinstance(e, StartKyoku))
+    return TableSetup(profile, ("A", "B", "C", "D"), first)
+
+
+def observations_of(game, *, trays: bool = True):
+    return list(log_observations(game.events, setup_for(game).profile, FeedOptions(trays=trays)))
+
+
+def wait_for(updates: queue.Queue[CoreUpdate], predicate, timeout: float = 10.0) -> CoreUpdate:
+    """The first update that satisfies ``predicate`` (queues with timeouts, never a sleep)."""
+    while True:
+        update = updates.get(timeout=timeout)
+        if predicate(update):
+            return update

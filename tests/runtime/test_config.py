@@ -1,0 +1,66 @@
+"""The TOML config: the example file reads; each mistake is named by its key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from table_app.domain.seat import Seat
+from table_app.runtime.config import ConfigError, load_config, parse_config
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_example_file_reads():
+    config = load_config(ROOT / "examples" / "table.toml")
+    assert config.profile.name == "tenhou"
+    assert config.names == ("Aoki", "Baba", "Chiba", "Doi")
+    assert config.db == ROOT / "examples" / "jantaku.db"  # relative to the file
+    assert config.link is not None
+    assert config.link.port == "/dev/ttyACM0"
+    assert config.panel is not None
+    assert config.panel.riichi_leds == (6, 13, 19, 26)
+    assert config.camera is None
+    assert config.feed is None
+
+
+def test_defaults_for_an_empty_file():
+    config = parse_config("", Path("/srv/table"))
+    assert config.db == Path("/srv/table/jantaku.db")
+    assert config.first_dealer is Seat.S0
+    assert config.link is None
+    assert config.panel is None
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ('[table]\nprofile = "wrc"', "table.profile"),
+        ('[table]\nnames = ["a", "b"]', "table.names"),
+        ("[table]\nfirst_dealer = 4", "table.first_dealer"),
+        ('[table]\nlanguages = ["fr"]', "table.languages"),
+        ('[table]\nspeech = "yes"', "table.speech"),
+        ("[table]\ncolour = 1", "table.colour"),
+        ("[link]\nbaud = 9600", "link.baud"),
+        ("[link]\nport = 3", "link.port"),
+        ("[panel]\nconfirm = 40", "panel"),
+        ('[panel]\nconfirm = "x"', "panel.confirm"),
+        ("[camera]\n", "camera.source"),
+        ('[feed]\nlog = "a"\npace_s = -1', "feed.pace_s"),
+        ('[feed]\nlog = "a"\npace_s = 0\nsimulate_board = true', "feed.pace_s"),
+        ("[speakers]\n", "speakers"),
+        ("table = 3", "table"),
+        ("[table", "(file)"),
+    ],
+)
+def test_errors_name_the_key(text, key):
+    with pytest.raises(ConfigError) as caught:
+        parse_config(text)
+    assert caught.value.key == key
+    assert str(caught.value).startswith(f"{key}: ")
+
+
+def test_a_missing_file_is_named(tmp_path):
+    with pytest.raises(ConfigError, match=r"nothing\.toml"):
+        load_config(tmp_path / "nothing.toml")
