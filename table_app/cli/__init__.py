@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from table_app.cli import (
+    demo_command,
     export_command,
     games_command,
     hand_command,
@@ -20,6 +21,7 @@ from table_app.cli import (
 from table_app.journal.errors import JournalError
 
 _COMMANDS = (
+    demo_command,
     hand_command,
     replay_command,
     table_sim_command,

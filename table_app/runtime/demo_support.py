@@ -82,15 +82,17 @@ class _Finish:
             self.done.set()
 
 
-def play_to_the_end(runtime: Runtime, timeout_s: float) -> GameState:
+def play_to_the_end(runtime: Runtime, timeout_s: float, interrupt: threading.Event | None = None) -> GameState:
     """Start ``runtime``, wait until the game ends (or the feed has run out and been refereed,
-    or ``timeout_s``), stop it, and return the final state (``--headless``)."""
+    or ``timeout_s``, or ``interrupt`` is set), stop it, and return the final state."""
     finish = _Finish()
     runtime.core.add_listener(finish)
     runtime.start()
     try:
         deadline = time.monotonic() + timeout_s
         while not finish.done.wait(0.1) and time.monotonic() < deadline and not runtime.core.stopped.is_set():
+            if interrupt is not None and interrupt.is_set():
+                break
             if runtime.feed is not None and runtime.feed.finished.is_set():
                 runtime.core.drain()
                 break

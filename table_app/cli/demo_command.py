@@ -1,0 +1,100 @@
+"""``jantaku demo``: the main job with no hardware.
+
+A real game (shipped, or ``--log``) is played as the table would show it: the board side by the
+table simulator over a pty, read by the real serial link; the referee core judges every act,
+journals it in SQLite and announces it; the display, overlay and console are served on
+http://127.0.0.1:8080. Until vision's layout and tracking turn frames into observations, the
+camera's observations come from the log's public events (``docs/runtime.md``: the log feed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import signal
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+from table_app.cli.web_command import TOKEN_VARIABLE
+from table_app.demo_data import DEMO_LOG
+from table_app.logs.reader import read_log
+from table_app.runtime.app import build_runtime
+from table_app.runtime.demo_support import check_against_log, demo_config, play_to_the_end
+from table_app.runtime.web_attach import attach_web
+
+EXAMPLES = """examples:
+  jantaku demo                       # watch on http://127.0.0.1:8080 (overlay: /overlay)
+  jantaku demo --fast --headless --check
+  jantaku demo --log game.mjlog --port 8081"""
+
+NORMAL_PACE_S = 0.5  # seconds per act: a brisk real game
+FAST_PACE_S = 0.01  # as fast as the pty and the link keep up
+GAME_TIMEOUT_S = 3600.0
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "demo",
+        help="play a real game through the simulated table, the referee and the web display",
+        description="Play a real game through the table simulator, the referee and the web display: no hardware.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--log", type=Path, default=DEMO_LOG, metavar="FILE", help="a game log (default: the shipped one)"
+    )
+    parser.add_argument("--fast", action="store_true", help="play as fast as possible")
+    parser.add_argument("--headless", action="store_true", help="no web server; print the final scores at the end")
+    parser.add_argument("--check", action="store_true", help="compare every hand with the log; exit 1 on a mismatch")
+    parser.add_argument("--db", type=Path, metavar="PATH", help="journal file to keep (default: a temporary one)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8080, help="port to serve on (default 8080)")
+    parser.add_argument("--token", help=f"console token (else ${TOKEN_VARIABLE}, else a random one)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    logs = read_log(args.log)  # a broken log fails here, naming the file and position
+    if not logs:
+        raise ValueError(f"{args.log}: no game to play")
+    with tempfile.TemporaryDirectory(prefix="jantaku-demo-") as scratch:
+        db = args.db or Path(scratch) / "demo.sqlite"
+        config = demo_config(args.log, db, pace_s=FAST_PACE_S if args.fast else NORMAL_PACE_S)
+        runtime = build_runtime(config, out=sys.stdout)
+        print(
+            "camera: the log's public events stand in for the camera (vision layout is not built yet)", file=sys.stderr
+        )
+        server = None
+        if not args.headless:
+            token = args.token or os.environ.get(TOKEN_VARIABLE) or secrets.token_urlsafe(12)
+            server = attach_web(runtime, args.host, args.port, token)
+            base = f"http://{args.host}:{args.port}"
+            print(f"display {base}/  overlay {base}/overlay  console {base}/console (token {token})", file=sys.stderr)
+        stop = threading.Event()
+        signal.signal(signal.SIGTERM, lambda *_: stop.set())
+        signal.signal(signal.SIGINT, lambda *_: stop.set())
+        try:
+            final = play_to_the_end(runtime, GAME_TIMEOUT_S, interrupt=stop)
+            if server is not None and not args.check and not stop.is_set():
+                print("game over; the display stays up: Ctrl-C to stop", file=sys.stderr, flush=True)
+                stop.wait()
+        finally:
+            if server is not None:
+                server.stop()
+    if runtime.core.failure is not None:
+        print(f"jantaku demo: the referee stopped: {runtime.core.failure}", file=sys.stderr)
+        return 1
+    print(f"final scores {' '.join(str(s) for s in final.scores)}")
+    if final.final_points is not None:
+        print(f"final points {' '.join(f'{p:+.1f}' for p in final.final_points)}")
+    if args.check:
+        check = check_against_log(final, logs[0])
+        for mismatch in check.mismatches:
+            print(f"{args.log}: {mismatch}")
+        print(check.summary)
+        return 1 if check.mismatches else 0
+    return 0

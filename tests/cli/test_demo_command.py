@@ -1,0 +1,85 @@
+"""``jantaku demo`` end to end: the shipped game through the simulated board over a pty, the
+referee and the journal; with the web server, real HTTP against the running process."""
+
+from __future__ import annotations
+
+import json
+import selectors
+import socket
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from table_app.demo_data import DEMO_LOG
+from table_app.logs.reader import read_log
+
+JANTAKU = str(Path(sys.executable).with_name("jantaku"))
+
+
+def test_fast_headless_check_matches_the_log():
+    result = subprocess.run(
+        [JANTAKU, "demo", "--fast", "--headless", "--check"], capture_output=True, text=True, timeout=300, check=False
+    )
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    log = read_log(DEMO_LOG)[0]
+    assert log.final is not None
+    assert f"final scores {' '.join(str(s) for s in log.final.scores)}" in result.stdout
+    assert result.stdout.strip().endswith(f"1 games, {len(log.hands)} hands, 0 mismatches")
+
+
+def test_a_broken_log_exits_2_naming_the_file(tmp_path):
+    broken = tmp_path / "broken.mjlog"
+    broken.write_text('<mjloggm ver="2.3"><GO type="169" lobby="0"/><INIT seed="0,0,0,', encoding="utf-8")
+    result = subprocess.run(
+        [JANTAKU, "demo", "--headless", "--log", str(broken)], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.returncode == 2
+    assert "broken.mjlog" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_for_line(process: subprocess.Popen[str], needle: str, timeout: float) -> str:
+    assert process.stderr is not None
+    selector = selectors.DefaultSelector()
+    selector.register(process.stderr, selectors.EVENT_READ)
+    seen = []
+    while selector.select(timeout):
+        line = process.stderr.readline()
+        if not line:
+            break
+        seen.append(line)
+        if needle in line:
+            return line
+    pytest.fail(f"no {needle!r} from jantaku demo; it said: {''.join(seen)}")
+
+
+def test_serves_the_display_and_refuses_the_console_without_token():
+    port = free_port()
+    process = subprocess.Popen(
+        [JANTAKU, "demo", "--fast", "--port", str(port), "--token", "s3cret"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        wait_for_line(process, f"http://127.0.0.1:{port}/", timeout=60)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=10) as response:
+            state = json.loads(response.read())
+        assert len(state["seats"]) == 4
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/api/console/confirm", data=b"{}", method="POST")
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=10)
+        assert refused.value.code == 401
+    finally:
+        process.terminate()
+        assert process.wait(timeout=30) == 0
