@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from table_app.cli.web_command import TOKEN_VARIABLE
-from table_app.journal.codec import encode_event
+from table_app.rules.mjai_codec import encode_event
 from table_app.runtime.app import Runtime, build_runtime
 from table_app.runtime.config import load_config
 from table_app.runtime.ports import CoreUpdate

@@ -12,9 +12,9 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from table_app.journal.codec import event_to_mjai
 from table_app.rules.events import EndGame, EndKyoku, GameEvent, Hora, Ryukyoku
 from table_app.rules.fold import apply, new_game
+from table_app.rules.mjai_codec import event_to_mjai
 from table_app.rules.profiles import RuleProfile
 
 

@@ -15,10 +15,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from table_app.journal.codec import EventCodecError, decode_event, encode_event
 from table_app.journal.errors import JournalCorruptError, JournalError, UnknownGameError
 from table_app.journal.schema import connect
 from table_app.rules.events import GameEvent
+from table_app.rules.mjai_codec import EventCodecError, decode_event, encode_event
 from table_app.rules.state import GameState
 
 logger = logging.getLogger(__name__)

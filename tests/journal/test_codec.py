@@ -8,9 +8,9 @@ import pytest
 
 from table_app.domain.notation import parse_mjai
 from table_app.domain.seat import Seat
-from table_app.journal.codec import EventCodecError, decode_event, encode_event, event_to_mjai
 from table_app.logs import read_log
 from table_app.rules.events import Chombo, DrawKind, Hora, Ryukyoku, ShownHand
+from table_app.rules.mjai_codec import EventCodecError, decode_event, encode_event, event_to_mjai
 
 
 def _samples(logs_dir):

@@ -19,10 +19,10 @@ from table_app.domain.notation import parse_mjai
 from table_app.domain.seat import Seat
 from table_app.interpret import TableSetup, new_session, step
 from table_app.journal import GameStore
-from table_app.journal.codec import decode_event
 from table_app.logs import read_log
 from table_app.observations import DoraRevealed, HandStarted, PondTileAdded
 from table_app.rules.fold import replay
+from table_app.rules.mjai_codec import decode_event
 from table_app.runtime.adapters import LinkSource
 from table_app.runtime.core import RefereeCore
 from table_app.runtime.listeners import RecordingListener

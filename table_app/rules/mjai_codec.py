@@ -1,4 +1,4 @@
-"""Game events ⇄ mjai JSON: the journal's row format and the mjai export.
+"""Game events ⇄ mjai JSON: the journal's row format, the mjai export, and the mjai log reader.
 
 Exactly mjai's names and fields, so a journal row is an mjai log line. What a real table
 sees beyond mjai is carried in extra fields mjai readers ignore: the kind of draw and the
@@ -173,6 +173,10 @@ _DECODERS: dict[str, Callable[[Mapping[str, Any]], GameEvent]] = {
     "end_kyoku": lambda _e: EndKyoku(),
     "end_game": lambda _e: EndGame(),
 }
+
+
+#: The mjai ``type`` values that are game events (others, such as ``hello``, are protocol).
+EVENT_TYPES = frozenset(_DECODERS)
 
 
 def event_from_mjai(raw: Mapping[str, Any]) -> GameEvent:
