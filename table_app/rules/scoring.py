@@ -15,22 +15,15 @@ from typing import Final
 
 from mahjong.hand_calculating.hand import HandCalculator
 from mahjong.hand_calculating.hand_config import HandConfig, HandConstants, OptionalRules
-from mahjong.meld import Meld as LibraryMeld
 
 from table_app.domain.hand import Hand
-from table_app.domain.meld import Meld, MeldKind
+from table_app.domain.meld import Meld
 from table_app.domain.seat import Wind
-from table_app.domain.tile import RED_FIVE_KINDS, Tile
+from table_app.domain.tile import Tile
+from table_app.rules.hand.library_tiles import LibraryTileIds
 from table_app.rules.jun_yaku import jun_value
 from table_app.rules.profiles import RuleProfile, Scoring
 
-_LIBRARY_MELD_TYPE: Final = {
-    MeldKind.CHI: LibraryMeld.CHI,
-    MeldKind.PON: LibraryMeld.PON,
-    MeldKind.OPEN_KAN: LibraryMeld.KAN,
-    MeldKind.CLOSED_KAN: LibraryMeld.KAN,
-    MeldKind.ADDED_KAN: LibraryMeld.SHOUMINKAN,
-}
 #: 純麻雀's fixed table (001 第26条): han → (ron, each on tsumo). 10+ han and yakuman: 27000.
 _JUN_TABLE: Final = (
     (600, 200),
@@ -79,22 +72,6 @@ class WinValue:
     error: str | None = None
 
 
-class _Ids:
-    """Distinct 136 ids per kind, with the red five on its red id and plain fives off it."""
-
-    def __init__(self) -> None:
-        self._next: dict[int, int] = {}
-
-    def take(self, tile: Tile) -> int:
-        if tile.red:
-            return tile.kind * 4
-        copy = self._next.get(tile.kind, 1 if tile.kind in RED_FIVE_KINDS else 0)
-        if copy > 3:
-            raise ValueError(f"too many copies of {tile.plain} to score")
-        self._next[tile.kind] = copy + 1
-        return tile.kind * 4 + copy
-
-
 def score_win(
     concealed: Iterable[Tile],
     *,
@@ -133,18 +110,15 @@ def _score(
 ) -> WinValue:
     if profile.scoring is Scoring.JUN_FIXED_TABLE:
         return _score_jun(concealed, win, melds, situation)
-    ids = _Ids()
+    ids = LibraryTileIds(red_fives=profile.red_fives)
     try:
         win_id = ids.take(win)
         tiles = [ids.take(t) for t in concealed]
-        library_melds = [
-            LibraryMeld(meld_type=_LIBRARY_MELD_TYPE[m.kind], tiles=[ids.take(t) for t in m.tiles], opened=m.is_open)
-            for m in melds
-        ]
+        library_melds = [ids.meld(m) for m in melds]
     except ValueError as error:
         return WinValue(0, 0, 0, 0, 0, (), 0, error=str(error))
     all_ids = tiles + [win_id] + [i for m in library_melds for i in m.tiles]
-    markers = _Ids()
+    markers = LibraryTileIds(red_fives=profile.red_fives)
     shown = dora_markers if profile.kan_dora else dora_markers[:1]
     dora = [markers.take(t.plain) for t in shown] if profile.dora else []
     ura_shown = ura_markers if profile.kan_dora else ura_markers[:1]
