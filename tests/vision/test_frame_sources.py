@@ -97,9 +97,7 @@ def directory_with_corrupt_file(tmp_path: Path, report: Report) -> FrameSource:
 
 def rendered_with_dropped_frame(tmp_path: Path, report: Report) -> FrameSource:
     options = RenderOptions(size=(WIDTH, HEIGHT), px_per_mm=(0.1, 0.12), effects=False)
-    return RenderedSource(
-        range(SLOTS), options, dropped=frozenset({BROKEN_SLOT}), report=report, clock=stopped_clock
-    )
+    return RenderedSource(range(SLOTS), options, dropped=frozenset({BROKEN_SLOT}), report=report, clock=stopped_clock)
 
 
 @pytest.mark.parametrize(

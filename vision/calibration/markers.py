@@ -22,6 +22,12 @@ DICTIONARY_NAME = "DICT_4X4_50"
 CORNER_MARKER_IDS = tuple(corner.value for corner in TableCorner)
 
 _A4_MM = (210.0, 297.0)
+_SHEET_CELL = {
+    TableCorner.TOP_LEFT: (0, 0),
+    TableCorner.TOP_RIGHT: (1, 0),
+    TableCorner.BOTTOM_RIGHT: (1, 1),
+    TableCorner.BOTTOM_LEFT: (0, 1),
+}
 _MM_PER_INCH = 25.4
 
 
@@ -58,7 +64,8 @@ def draw_marker_sheet(dpi: int = 300, marker_mm: float = 60.0) -> np.ndarray:
     sheet = np.full((height, width), 255, np.uint8)
     side = round(marker_mm * px_per_mm)
     for corner in TableCorner:
-        column, row = corner.value % 2, corner.value // 2
+        # Each marker sits at its own corner of the page: the sheet itself is a table in miniature.
+        column, row = _SHEET_CELL[corner]
         x = round((column + 0.5) * width / 2 - side / 2)
         y = round((row + 0.5) * height / 2 - side / 2)
         sheet[y : y + side, x : x + side] = draw_marker(corner.value, side)
