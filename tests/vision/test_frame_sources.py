@@ -193,7 +193,7 @@ def test_a_camera_that_cannot_be_opened_is_lost_not_a_crash():
     assert source.read() is None
     assert source.read() is None
     assert len(reports) == 1  # one outage, reported once
-    assert "cannot open the camera" in reports[0].detail  # type: ignore[union-attr]
+    assert "cannot open the camera: OSError('no /dev/video7')" in reports[0].detail  # type: ignore[union-attr]
 
 
 def test_corrupt_frame_file_is_reported_with_its_path(tmp_path):

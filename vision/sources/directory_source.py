@@ -60,7 +60,11 @@ class DirectorySource:
             return None
         path = self._files[self._next]
         self._next += 1
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        try:
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        except cv2.error as error:  # a decoder that throws is a frame not delivered, never a crash
+            log.debug("decoding %s failed: %s", path, error)
+            image = None
         if image is None:
             self._health.missed(self._stamper.now(), f"cannot decode frame file {path}")
             return None

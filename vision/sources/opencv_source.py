@@ -65,6 +65,7 @@ class OpenCvSource:
         self._frames_read = 0
         self._failures_in_row = 0
         self._ended = False
+        self._open_failure = ""
         if isinstance(target, Path):
             # A file that OpenCV cannot open at all is bad input, not a lost camera.
             self._capture = self._open()
@@ -90,7 +91,7 @@ class OpenCvSource:
         if self._capture is None:
             self._capture = self._open()
             if self._capture is None:
-                self._health.missed(self._stamper.now(), "cannot open the camera")
+                self._health.missed(self._stamper.now(), self._open_failure)
                 return None
         try:
             ok, image = self._capture.read()
@@ -110,7 +111,7 @@ class OpenCvSource:
 
     def close(self) -> None:
         if self._capture is not None:
-            self._capture.release()
+            _release_quietly(self._capture)
             self._capture = None
         self._ended = True
 
@@ -130,7 +131,7 @@ class OpenCvSource:
                 return
         elif self._capture is not None:
             # Reopen on the next read: a camera unplugged and plugged back in gets a new handle.
-            self._capture.release()
+            _release_quietly(self._capture)
             self._capture = None
         self._health.missed(self._stamper.now(), detail)
 
@@ -146,10 +147,20 @@ class OpenCvSource:
     def _open(self) -> Capture | None:
         try:
             capture = self._open_capture(str(self._target) if isinstance(self._target, Path) else self._target)
-        except Exception:  # a driver that throws on open is a camera not there
-            log.exception("opening %s failed", self.name)
+        except Exception as error:  # a driver that throws on open is a camera not there
+            # Debug only: while the camera is away this repeats on every retry; the lost report says it once.
+            log.debug("opening %s failed", self.name, exc_info=True)
+            self._open_failure = f"cannot open the camera: {error!r}"
             return None
         if not capture.isOpened():
-            capture.release()
+            _release_quietly(capture)
+            self._open_failure = "cannot open the camera (no such device, or it is busy)"
             return None
         return capture
+
+
+def _release_quietly(capture: Capture) -> None:
+    try:
+        capture.release()
+    except Exception:  # releasing a handle whose device is gone may fail too; it is dropped either way
+        log.debug("releasing a capture failed", exc_info=True)
