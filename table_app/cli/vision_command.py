@@ -1,4 +1,5 @@
-"""``jantaku vision``: the camera side. ``vision detect IMAGE`` finds and reads tiles in a photo."""
+"""``jantaku vision``: the camera side. ``vision detect IMAGE`` finds and reads tiles in a photo;
+``vision calibrate`` and ``vision markers`` (in :mod:`table_app.cli.vision_calibrate_command`)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import argparse
 import json
 from pathlib import Path
 from typing import Any
+
+from table_app.cli import vision_calibrate_command
 
 EXAMPLES = """examples:
   jantaku vision detect table.jpg
@@ -16,7 +19,7 @@ EXAMPLES = """examples:
 def register(commands: Any) -> None:
     parser = commands.add_parser(
         "vision",
-        help="camera tools: detect tiles in a photo",
+        help="camera tools: detect tiles in a photo, calibrate the camera, print corner markers",
         description="Camera tools.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -33,10 +36,19 @@ def register(commands: Any) -> None:
         "--tile-height", type=float, metavar="PX", help="a tile face's long edge in pixels (default: measured)"
     )
     detect.add_argument("--model", type=Path, metavar="ONNX", help="another classifier model (with its .json)")
+    vision_calibrate_command.register(actions)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.action == "calibrate":
+        return vision_calibrate_command.run_calibrate(args)
+    if args.action == "markers":
+        return vision_calibrate_command.run_markers(args)
+    return run_detect(args)
+
+
+def run_detect(args: argparse.Namespace) -> int:
     # Imported here so `jantaku hand` and friends start without loading OpenCV and onnxruntime.
     from vision.classifier import DEFAULT_MODEL, OnnxTileClassifier  # noqa: PLC0415
     from vision.detect import detect_tiles, read_image  # noqa: PLC0415

@@ -1,0 +1,96 @@
+"""Seat zones: where each seat's pond, melds, open hand and wall (with the dora indicators) lie.
+
+Distances from the table's centre are the table's layout (an automatic table puts its dice
+panel, walls and the players' edges where it does: ``SeatDistances``, defaults as the
+renderer draws them); how deep and wide each zone is comes from the tile size. Zones are
+polygons in top-down view pixels. Each seat's zones are laid out in the seat's own frame (x to
+its right, y towards the centre, like ``vision.render.placement``) and turned into place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.calibration.table import TableGeometry, TileSize
+
+#: Clockwise turn of each seat's frame from seat 0's (seat 1 sits on the right).
+SEAT_TURN_DEG = (0.0, 270.0, 180.0, 90.0)
+WALL_STACKS = 17  # a wall's length in tiles
+
+Polygon = tuple[tuple[float, float], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatDistances:
+    """Near edges (the edge nearest the owner) of each seat's things, mm from the table's centre."""
+
+    pond_start_mm: float = 70.0  # the first pond row starts at the dice panel's edge
+    wall_mm: float = 205.0
+    hand_mm: float = 268.0
+    meld_mm: float = 318.0
+    meld_right_mm: float = 340.0  # melds are laid from the owner's right towards the left
+
+
+STANDARD_DISTANCES = SeatDistances()
+
+
+@dataclass(frozen=True, slots=True)
+class SeatZones:
+    seat: int
+    pond: Polygon
+    melds: Polygon
+    open_hand: Polygon
+    dora: Polygon  # the seat's wall: where the dead wall and its dora indicators lie when it is this wall
+
+
+def contains(polygon: Polygon, point: tuple[float, float]) -> bool:
+    contour = np.asarray(polygon, np.float32).reshape(-1, 1, 2)
+    return bool(cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), measureDist=False) >= 0)
+
+
+def seat_zones(
+    table: TableGeometry, tile: TileSize, distances: SeatDistances = STANDARD_DISTANCES
+) -> tuple[SeatZones, ...]:
+    """Zones of seats 0-3 in top-down view pixels."""
+    w, h = tile.width_mm, tile.height_mm
+    slack = 0.3 * w  # hands do not place tiles exactly
+    # (left, right, near, far) in the seat's frame, near/far as distances from the centre.
+    pond = (-3 * w - slack, 3 * w + h + w, distances.pond_start_mm - slack, distances.pond_start_mm + 3 * h + 2 * slack)
+    # Four melds at most, each up to a kan with one tile turned: three widths and a height.
+    meld_room = 4 * (3 * w + h)
+    melds = (
+        distances.meld_right_mm - meld_room,
+        distances.meld_right_mm + slack,
+        distances.meld_mm - h - slack,
+        distances.meld_mm + slack,
+    )
+    hand = (-7.5 * w - slack, 7.5 * w + h + slack, distances.hand_mm - h - slack, distances.hand_mm + slack)
+    wall = (
+        -WALL_STACKS / 2 * w - slack,
+        WALL_STACKS / 2 * w + slack,
+        distances.wall_mm - h - slack,
+        distances.wall_mm + slack,
+    )
+    return tuple(
+        SeatZones(
+            seat,
+            _place(pond, seat, table),
+            _place(melds, seat, table),
+            _place(hand, seat, table),
+            _place(wall, seat, table),
+        )
+        for seat in range(4)
+    )
+
+
+def _place(box: tuple[float, float, float, float], seat: int, table: TableGeometry) -> Polygon:
+    left, right, near, far = box
+    # Towards the centre is +y in the seat's frame, so a distance d from the centre is y = -d.
+    local = np.array([[left, -far], [right, -far], [right, -near], [left, -near]])
+    radians = np.deg2rad(SEAT_TURN_DEG[seat])
+    cos, sin = np.cos(radians), np.sin(radians)
+    turned = np.stack([local[:, 0] * cos + local[:, 1] * sin, -local[:, 0] * sin + local[:, 1] * cos], axis=1)
+    return tuple((float(x), float(y)) for x, y in table.to_view(turned))
