@@ -16,7 +16,7 @@ from table_app.rules.events import Chi, Dahai, Hora, Reach
 from tests.web.browser import headless_chromium, screenshot_path
 from tests.web.conftest import TOKEN, step_to
 
-WAIT_S = 10.0
+WAIT_S = 30.0  # bounded: a loaded CI machine can take seconds to start Chromium work
 
 
 @pytest.fixture(scope="module")
