@@ -10,8 +10,13 @@ One step per line, ``AT ACTION ARGS...``, AT in seconds from the start of the sc
     3.0  take 3                         # seat 3 takes the riichi sticks in the deposit
     4.0  loop                           # start again from the top, 4.0 s after the start
 
-``#`` starts a comment. Every step is checked when the script is loaded, so a tray that would
-go negative or a wall below zero is an error naming the line, not a surprise mid-run.
+``#`` starts a comment. Every step is checked when the script is loaded, so a wall below zero
+or a riichi stick from an empty tray is an error naming the line, not a surprise mid-run.
+
+A payment larger than the payer's tray is what a real table calls a bust (トビ): the payer hands
+over every stick they have and owes the rest (an IOU chip, settled after the game). The payee
+gets only the sticks handed over, so the table's stick total never changes; the debt is kept in
+:attr:`TableState.owed`. A seat in debt pays later payments wholly on credit.
 """
 
 from __future__ import annotations
@@ -53,6 +58,9 @@ class TableState:
     wall: int = LIVE_WALL_MAX
     kans: int = 0
     hands: int = 0  # how many times the walls have risen
+    # Points each seat owes beyond its (empty) tray after a bust. Never on the board's sensors:
+    # the host reads a debt from the game's score, not from the wire.
+    owed: tuple[int, int, int, int] = (0, 0, 0, 0)
 
     @property
     def total(self) -> int:
@@ -81,7 +89,10 @@ def apply_step(state: TableState, step: ScriptStep, where: str) -> TableState:
         case Action.HAND:
             points = (args[0], args[1], args[2], args[3]) if args else state.points
             deposit = 0 if args else state.deposit
-            return TableState(points, deposit, LIVE_WALL_MAX, 0, state.hands + 1)
+            if min(points) < 0:
+                raise ScriptError(f"{where}: a tray cannot hold {min(points)} points")
+            owed = (0, 0, 0, 0) if args else state.owed  # trays set anew: debts settled off the table
+            return TableState(points, deposit, LIVE_WALL_MAX, 0, state.hands + 1, owed)
         case Action.DRAW:
             if args[0] > state.wall:
                 raise ScriptError(f"{where}: draw {args[0]} but only {state.wall} tiles are left in the live wall")
@@ -91,25 +102,41 @@ def apply_step(state: TableState, step: ScriptStep, where: str) -> TableState:
                 raise ScriptError(f"{where}: no kan possible with {state.kans} kans and {state.wall} tiles left")
             return replace(state, kans=state.kans + 1, wall=state.wall - 1)
         case Action.RIICHI:
-            return replace(_move(state, args[0], None, RIICHI_STICK_POINTS, where), deposit=state.deposit + 1)
+            seat = _seat(args[0], where)
+            if state.points[seat] < RIICHI_STICK_POINTS:
+                # A riichi stick must go down on the table; it cannot be owed.
+                raise ScriptError(f"{where}: seat {seat} has {state.points[seat]} points, no riichi stick to put down")
+            return replace(_move(state, seat, None, RIICHI_STICK_POINTS, where), deposit=state.deposit + 1)
         case Action.PAY:
-            return _move(state, args[0], args[1], args[2], where)
+            return _pay(state, _seat(args[0], where), _seat(args[1], where), args[2], where)
         case Action.TAKE:
-            taken = _move(state, None, args[0], state.deposit * RIICHI_STICK_POINTS, where)
+            taken = _move(state, None, _seat(args[0], where), state.deposit * RIICHI_STICK_POINTS, where)
             return replace(taken, deposit=0)
     raise ScriptError(f"{where}: {step.action.value} is not a table change")
 
 
+def _seat(seat: int, where: str) -> int:
+    if not 0 <= seat < 4:
+        raise ScriptError(f"{where}: seat {seat} does not exist (seats are 0-3)")
+    return seat
+
+
+def _pay(state: TableState, payer: int, payee: int, amount: int, where: str) -> TableState:
+    """Tray to tray; what the payer's tray cannot cover is owed (the payee is short by it)."""
+    if amount % 100:
+        raise ScriptError(f"{where}: {amount} points cannot be paid in sticks (not a multiple of 100)")
+    handed = min(amount, state.points[payer])
+    owed = list(state.owed)
+    owed[payer] += amount - handed
+    paid = _move(state, payer, payee, handed, where)
+    return replace(paid, owed=(owed[0], owed[1], owed[2], owed[3]))
+
+
 def _move(state: TableState, payer: int | None, payee: int | None, amount: int, where: str) -> TableState:
     points = list(state.points)
-    for seat in (payer, payee):
-        if seat is not None and not 0 <= seat < 4:
-            raise ScriptError(f"{where}: seat {seat} does not exist (seats are 0-3)")
     if amount % 100:
         raise ScriptError(f"{where}: {amount} points cannot be paid in sticks (not a multiple of 100)")
     if payer is not None:
-        if points[payer] < amount:
-            raise ScriptError(f"{where}: seat {payer} has {points[payer]} points and cannot pay {amount}")
         points[payer] -= amount
     if payee is not None:
         points[payee] += amount
