@@ -14,9 +14,8 @@ One step per line, ``AT ACTION ARGS...``, AT in seconds from the start of the sc
 or a riichi stick from an empty tray is an error naming the line, not a surprise mid-run.
 
 A payment larger than the payer's tray is what a real table calls a bust (トビ): the payer hands
-over every stick they have and owes the rest (an IOU chip, settled after the game). The payee
-gets only the sticks handed over, so the table's stick total never changes; the debt is kept in
-:attr:`TableState.owed`. A seat in debt pays later payments wholly on credit.
+over every stick they have and owes the rest on an IOU (:mod:`firmware_bridge.sim_debts`). The
+payee gets only the sticks handed over, so the table's stick total never changes.
 """
 
 from __future__ import annotations
@@ -27,6 +26,7 @@ from typing import TypeVar
 
 from firmware_bridge.calibration import RIICHI_STICK_POINTS
 from firmware_bridge.plausibility import LIVE_WALL_MAX
+from firmware_bridge.sim_debts import Iou, owed_by_seat, pay_or_owe, repay
 
 STARTING_POINTS = 25_000
 _N = TypeVar("_N", int, float)
@@ -58,9 +58,14 @@ class TableState:
     wall: int = LIVE_WALL_MAX
     kans: int = 0
     hands: int = 0  # how many times the walls have risen
-    # Points each seat owes beyond its (empty) tray after a bust. Never on the board's sensors:
-    # the host reads a debt from the game's score, not from the wire.
-    owed: tuple[int, int, int, int] = (0, 0, 0, 0)
+    # IOUs written after a bust. Never on the board's sensors: the host reads a debt from the
+    # game's score, not from the wire.
+    ious: tuple[Iou, ...] = ()
+
+    @property
+    def owed(self) -> tuple[int, int, int, int]:
+        """Points each seat owes beyond its (empty) tray."""
+        return owed_by_seat(self.ious)
 
     @property
     def total(self) -> int:
@@ -91,8 +96,8 @@ def apply_step(state: TableState, step: ScriptStep, where: str) -> TableState:
             deposit = 0 if args else state.deposit
             if min(points) < 0:
                 raise ScriptError(f"{where}: a tray cannot hold {min(points)} points")
-            owed = (0, 0, 0, 0) if args else state.owed  # trays set anew: debts settled off the table
-            return TableState(points, deposit, LIVE_WALL_MAX, 0, state.hands + 1, owed)
+            ious = () if args else state.ious  # trays set anew: any debt was settled off the table
+            return TableState(points, deposit, LIVE_WALL_MAX, 0, state.hands + 1, ious)
         case Action.DRAW:
             if args[0] > state.wall:
                 raise ScriptError(f"{where}: draw {args[0]} but only {state.wall} tiles are left in the live wall")
@@ -111,7 +116,8 @@ def apply_step(state: TableState, step: ScriptStep, where: str) -> TableState:
             return _pay(state, _seat(args[0], where), _seat(args[1], where), args[2], where)
         case Action.TAKE:
             taken = _move(state, None, _seat(args[0], where), state.deposit * RIICHI_STICK_POINTS, where)
-            return replace(taken, deposit=0)
+            points, ious = repay(taken.points, taken.ious)  # a taker in debt pays its IOUs first
+            return replace(taken, points=points, ious=ious, deposit=0)
     raise ScriptError(f"{where}: {step.action.value} is not a table change")
 
 
@@ -125,11 +131,8 @@ def _pay(state: TableState, payer: int, payee: int, amount: int, where: str) -> 
     """Tray to tray; what the payer's tray cannot cover is owed (the payee is short by it)."""
     if amount % 100:
         raise ScriptError(f"{where}: {amount} points cannot be paid in sticks (not a multiple of 100)")
-    handed = min(amount, state.points[payer])
-    owed = list(state.owed)
-    owed[payer] += amount - handed
-    paid = _move(state, payer, payee, handed, where)
-    return replace(paid, owed=(owed[0], owed[1], owed[2], owed[3]))
+    points, ious = pay_or_owe(state.points, state.ious, payer, payee, amount)
+    return replace(state, points=points, ious=ious)
 
 
 def _move(state: TableState, payer: int | None, payee: int | None, amount: int, where: str) -> TableState:

@@ -67,6 +67,16 @@ def test_a_payment_beyond_the_tray_empties_it_and_the_rest_is_owed() -> None:
     assert table.total == 100_000  # sticks change hands; none appear for a debt
 
 
+def test_a_debtor_pays_its_iou_from_the_first_sticks_it_gets() -> None:
+    table = TableState()
+    for step in parse_script("0 pay 0 1 30000\n1 pay 2 0 8000\n2 riichi 3\n3 take 0").steps:
+        table = apply_step(table, step, "test")
+        assert table.total == 100_000
+    # 8000 in: 5000 goes to seat 1 for the IOU; then the riichi stick taken stays with seat 0
+    assert table.points == (4000, 55000, 17000, 24000)
+    assert table.owed == (0, 0, 0, 0)
+
+
 def test_fault_spec_defaults_rates_and_errors() -> None:
     plan = parse_faults("noise, flip=0.5,unplug")
     assert plan.rate(Fault.NOISE) == DEFAULT_RATES[Fault.NOISE]
