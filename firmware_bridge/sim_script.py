@@ -10,8 +10,12 @@ One step per line, ``AT ACTION ARGS...``, AT in seconds from the start of the sc
     3.0  take 3                         # seat 3 takes the riichi sticks in the deposit
     4.0  loop                           # start again from the top, 4.0 s after the start
 
-``#`` starts a comment. Every step is checked when the script is loaded, so a tray that would
-go negative or a wall below zero is an error naming the line, not a surprise mid-run.
+``#`` starts a comment. Every step is checked when the script is loaded, so a wall below zero
+or a riichi stick from an empty tray is an error naming the line, not a surprise mid-run.
+
+A payment larger than the payer's tray is what a real table calls a bust (トビ): the payer hands
+over every stick they have and owes the rest on an IOU (:mod:`firmware_bridge.sim_debts`). The
+payee gets only the sticks handed over, so the table's stick total never changes.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from typing import TypeVar
 
 from firmware_bridge.calibration import RIICHI_STICK_POINTS
 from firmware_bridge.plausibility import LIVE_WALL_MAX
+from firmware_bridge.sim_debts import Iou, owed_by_seat, pay_or_owe, repay
 
 STARTING_POINTS = 25_000
 _N = TypeVar("_N", int, float)
@@ -53,6 +58,14 @@ class TableState:
     wall: int = LIVE_WALL_MAX
     kans: int = 0
     hands: int = 0  # how many times the walls have risen
+    # IOUs written after a bust. Never on the board's sensors: the host reads a debt from the
+    # game's score, not from the wire.
+    ious: tuple[Iou, ...] = ()
+
+    @property
+    def owed(self) -> tuple[int, int, int, int]:
+        """Points each seat owes beyond its (empty) tray."""
+        return owed_by_seat(self.ious)
 
     @property
     def total(self) -> int:
@@ -81,7 +94,10 @@ def apply_step(state: TableState, step: ScriptStep, where: str) -> TableState:
         case Action.HAND:
             points = (args[0], args[1], args[2], args[3]) if args else state.points
             deposit = 0 if args else state.deposit
-            return TableState(points, deposit, LIVE_WALL_MAX, 0, state.hands + 1)
+            if min(points) < 0:
+                raise ScriptError(f"{where}: a tray cannot hold {min(points)} points")
+            ious = () if args else state.ious  # trays set anew: any debt was settled off the table
+            return TableState(points, deposit, LIVE_WALL_MAX, 0, state.hands + 1, ious)
         case Action.DRAW:
             if args[0] > state.wall:
                 raise ScriptError(f"{where}: draw {args[0]} but only {state.wall} tiles are left in the live wall")
@@ -91,25 +107,39 @@ def apply_step(state: TableState, step: ScriptStep, where: str) -> TableState:
                 raise ScriptError(f"{where}: no kan possible with {state.kans} kans and {state.wall} tiles left")
             return replace(state, kans=state.kans + 1, wall=state.wall - 1)
         case Action.RIICHI:
-            return replace(_move(state, args[0], None, RIICHI_STICK_POINTS, where), deposit=state.deposit + 1)
+            seat = _seat(args[0], where)
+            if state.points[seat] < RIICHI_STICK_POINTS:
+                # A riichi stick must go down on the table; it cannot be owed.
+                raise ScriptError(f"{where}: seat {seat} has {state.points[seat]} points, no riichi stick to put down")
+            return replace(_move(state, seat, None, RIICHI_STICK_POINTS, where), deposit=state.deposit + 1)
         case Action.PAY:
-            return _move(state, args[0], args[1], args[2], where)
+            return _pay(state, _seat(args[0], where), _seat(args[1], where), args[2], where)
         case Action.TAKE:
-            taken = _move(state, None, args[0], state.deposit * RIICHI_STICK_POINTS, where)
-            return replace(taken, deposit=0)
+            taken = _move(state, None, _seat(args[0], where), state.deposit * RIICHI_STICK_POINTS, where)
+            points, ious = repay(taken.points, taken.ious)  # a taker in debt pays its IOUs first
+            return replace(taken, points=points, ious=ious, deposit=0)
     raise ScriptError(f"{where}: {step.action.value} is not a table change")
+
+
+def _seat(seat: int, where: str) -> int:
+    if not 0 <= seat < 4:
+        raise ScriptError(f"{where}: seat {seat} does not exist (seats are 0-3)")
+    return seat
+
+
+def _pay(state: TableState, payer: int, payee: int, amount: int, where: str) -> TableState:
+    """Tray to tray; what the payer's tray cannot cover is owed (the payee is short by it)."""
+    if amount % 100:
+        raise ScriptError(f"{where}: {amount} points cannot be paid in sticks (not a multiple of 100)")
+    points, ious = pay_or_owe(state.points, state.ious, payer, payee, amount)
+    return replace(state, points=points, ious=ious)
 
 
 def _move(state: TableState, payer: int | None, payee: int | None, amount: int, where: str) -> TableState:
     points = list(state.points)
-    for seat in (payer, payee):
-        if seat is not None and not 0 <= seat < 4:
-            raise ScriptError(f"{where}: seat {seat} does not exist (seats are 0-3)")
     if amount % 100:
         raise ScriptError(f"{where}: {amount} points cannot be paid in sticks (not a multiple of 100)")
     if payer is not None:
-        if points[payer] < amount:
-            raise ScriptError(f"{where}: seat {payer} has {points[payer]} points and cannot pay {amount}")
         points[payer] -= amount
     if payee is not None:
         points[payee] += amount

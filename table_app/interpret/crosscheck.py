@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from table_app.announce.announcement import Announcement, AnnouncementKind, announce
 from table_app.domain.seat import Seat
+from table_app.interpret import tray_debts
 from table_app.interpret.session import RefereeSession
 from table_app.observations import TraysRead
 
@@ -53,7 +54,8 @@ def deposit(session: RefereeSession) -> tuple[RefereeSession, tuple[Announcement
 
 
 def trays_match(session: RefereeSession, reading: TraysRead) -> bool:
-    return tuple(reading.points) == tuple(session.game.scores)
+    """The trays hold the scores, as a real table holds them (a bust's debt on IOUs)."""
+    return not tray_debts.trays_off(session.game.scores, reading.points)
 
 
 def payments(session: RefereeSession, reading: TraysRead) -> tuple[RefereeSession, tuple[Announcement, ...]]:
@@ -68,9 +70,8 @@ def trays_off(session: RefereeSession) -> tuple[RefereeSession, tuple[Announceme
     if not session.payments_due or not session.link_up or session.trays is None:
         return session, ()
     said = tuple(
-        announce(AnnouncementKind.TRAY_OFF, Seat(seat), expected=expected, read=read)
-        for seat, (expected, read) in enumerate(zip(session.game.scores, session.trays.points, strict=True))
-        if expected != read
+        announce(AnnouncementKind.TRAY_OFF, Seat(off.seat), expected=off.expected, read=off.read)
+        for off in tray_debts.trays_off(session.game.scores, session.trays.points)
     )
     if not said:
         return replace(session, payments_due=False), (announce(AnnouncementKind.PAYMENTS_COMPLETE),)

@@ -17,13 +17,14 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from firmware_bridge.calibration_file import load_calibration
-from firmware_bridge.sim_script import parse_script
+from firmware_bridge.sim_script import ScriptError, TableScript, parse_script
 from table_app.interpret import TableSetup, new_session
 from table_app.journal.store import GameStore
 from table_app.logs import read_log
 from table_app.observations import Observation
 from table_app.rules.check import profile_for_log
 from table_app.rules.events import StartKyoku
+from table_app.rules.profiles import RuleProfile
 from table_app.rules.record import GameLog
 from table_app.runtime.adapters import FeedSource, LinkSource, PanelSource, SimulatedBoardSource
 from table_app.runtime.config import CameraConfig, ConfigError, FeedConfig, TableConfig
@@ -79,6 +80,22 @@ def build_runtime(
     pin_factory: Any = None,
 ) -> Runtime:
     store = GameStore(config.db)
+    try:
+        return _wire(config, store, vision=vision, listeners=listeners, out=out, pin_factory=pin_factory)
+    except BaseException:
+        store.close()  # a config or a board script that fails leaves no journal open behind it
+        raise
+
+
+def _wire(
+    config: TableConfig,
+    store: GameStore,
+    *,
+    vision: VisionFactory | None,
+    listeners: Sequence[CoreListener],
+    out: TextIO | None,
+    pin_factory: Any,
+) -> Runtime:
     setup = TableSetup(config.profile, config.names, config.first_dealer)
     observations = None
     if config.feed is not None:
@@ -107,13 +124,34 @@ def build_runtime(
             # The board plays the same log on the feed's clock, after a lead-in for the link;
             # resuming, it first stands as the table stood then.
             delay = BOARD_LEAD_IN_S
-            events = _feed_game(config.feed).events
-            text = table_script_text(events, setup.profile, config.feed.pace_s, BOARD_LEAD_IN_S, skip)
-            runtime.sources.append(SimulatedBoardSource(parse_script(text, str(config.feed.log))))
+            script = board_script(config.feed, setup.profile, skip)
+            runtime.sources.append(SimulatedBoardSource(script))
         # With a camera (the demo's renderer + vision), the feed plays only the board.
         runtime.feed = FeedSource(observations if config.camera is None else (), config.feed.pace_s, skip, delay)
         runtime.sources.append(runtime.feed)
     return runtime
+
+
+class BoardScriptError(ValueError):
+    """The simulated board cannot play the feed's game; the message names the log and why."""
+
+
+def board_script(feed: FeedConfig, profile: RuleProfile, skip: int) -> TableScript:
+    """The simulated board's script for the feed's game, on the feed's clock after the lead-in.
+
+    The script is made by us, so a failure here is a bug or a game no table could show, never
+    the user's typo: it becomes one :class:`BoardScriptError` naming the log (and the script's
+    line), which the command line reports in one line instead of a traceback."""
+    source = f"{feed.log} (board script)"
+    try:
+        text = table_script_text(_feed_game(feed).events, profile, feed.pace_s, BOARD_LEAD_IN_S, skip)
+        return parse_script(text, source)
+    except ScriptError as error:
+        raise BoardScriptError(f"the simulated board cannot play this game: {error}") from error
+    except ConfigError:
+        raise
+    except Exception as error:  # whatever broke, the demo reports it in one line
+        raise BoardScriptError(f"{source}: cannot be made ({type(error).__name__}: {error})") from error
 
 
 def _feed_game(feed: FeedConfig) -> GameLog:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from table_app.interpret.tray_debts import trays_for_scores
 from table_app.rules.events import Ankan, Daiminkan, EndKyoku, GameEvent, Kakan, Reach, StartKyoku, Tsumo
 from table_app.rules.fold import apply, new_game
 from table_app.rules.profiles import TENHOU, RuleProfile
@@ -20,10 +21,6 @@ from table_app.runtime.log_feed import observation_counts
 
 STICK = 1000
 SIM_START_POINTS = 25_000  # what the simulator's trays hold before the first ``hand`` line
-
-
-class UnplayableOnTableError(ValueError):
-    """The game cannot be played with real sticks (a tray below zero)."""
 
 
 def table_script_text(
@@ -61,10 +58,10 @@ def table_script_text(
         at = f"{clock:.3f}"
         match event:
             case StartKyoku():
-                if min(event.scores) < 0:
-                    raise UnplayableOnTableError(f"{_label(event)}: a tray would hold {min(event.scores)} points")
+                # Below zero, play goes on (where the rules allow it) with the debt carried.
                 first = before.hands_played == 0 and set(event.scores) != {SIM_START_POINTS}
-                lines.append(f"{at} hand" + (" " + " ".join(str(s) for s in event.scores) if first else ""))
+                trays = trays_for_scores(event.scores)
+                lines.append(f"{at} hand" + (" " + " ".join(str(t) for t in trays) if first else ""))
             case Tsumo():
                 if not rinshan_due:
                     lines.append(f"{at} draw 1")
@@ -89,16 +86,14 @@ def _restore(state: GameState, rinshan_due: bool) -> list[str]:
     taken from the wall if ``rinshan_due``)."""
     hand = state.hand
     if hand is None:
-        trays = list(state.scores)
+        trays = trays_for_scores(state.scores)
         sticks = state.next_hand.kyotaku if state.next_hand is not None else 0
         wall, kans = 0, 0
     else:
         declared = [seat for seat, p in enumerate(hand.players) if p.riichi is RiichiStage.DECLARED]
-        trays = [score - (STICK if seat in declared else 0) for seat, score in enumerate(hand.scores)]
+        trays = trays_for_scores([score - (STICK if seat in declared else 0) for seat, score in enumerate(hand.scores)])
         sticks = hand.kyotaku + len(declared)
         wall, kans = hand.live_wall - rinshan_due, len(hand.kans)
-    if min(trays) < 0:
-        raise UnplayableOnTableError(f"a tray would hold {min(trays)} points")
     # ``hand`` sets the trays and empties the deposit: the sticks go down from the fullest tray.
     lender = max(range(4), key=lambda seat: trays[seat])
     trays[lender] += sticks * STICK
@@ -107,10 +102,6 @@ def _restore(state: GameState, rinshan_due: bool) -> list[str]:
         steps.append(f"draw {LIVE_WALL_AT_START - wall - kans}")
     steps.extend(["kan"] * kans)
     return steps
-
-
-def _label(event: StartKyoku) -> str:
-    return f"{'ESWN'[event.bakaze]}{event.kyoku}-{event.honba}"
 
 
 def _settlement(before: GameState, after: GameState) -> list[str]:

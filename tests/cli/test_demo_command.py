@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from table_app.cli import main
 from table_app.demo_data import DEMO_LOG
 from table_app.logs.reader import read_log
 
@@ -83,3 +84,47 @@ def test_serves_the_display_and_refuses_the_console_without_token():
     finally:
         process.terminate()
         assert process.wait(timeout=30) == 0
+
+
+BUST_GAME = "2010110100gm-00a9-0000-de3472e8.mjlog"  # seat 4 owes 12000 with 4900 in its tray
+
+
+def demo_check(log: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [JANTAKU, "demo", "--fast", "--headless", "--check", "--log", str(log)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def test_a_bust_is_played_through_the_board_and_checks_against_the_log(shared_dir):
+    log_path = shared_dir / "data" / "logs" / "mjx_full" / BUST_GAME
+    log = read_log(log_path)[0]
+    assert log.final is not None
+    assert min(log.final.scores) < 0  # the game this test is about
+    result = demo_check(log_path)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    assert f"final scores {' '.join(str(s) for s in log.final.scores)}" in result.stdout
+    assert result.stdout.strip().endswith(f"1 games, {len(log.hands)} hands, 0 mismatches")
+    # the bust's hand ends with the trays agreeing: the debtor's tray empty, the debt on an IOU
+    last_hand = result.stdout[result.stdout.rindex("-12000") :]
+    assert "Payments complete" in last_hand
+    assert "tray is off" not in result.stdout[result.stdout.rindex("Payments complete") :]
+
+
+@pytest.mark.parametrize(
+    ("script", "expected"),
+    [
+        (lambda *_: "0 fly 1\n", f"{DEMO_LOG} (board script):1: unknown action 'fly'"),
+        (lambda *_: {}["broken"], f"{DEMO_LOG} (board script): cannot be made (KeyError: 'broken')"),
+    ],
+)
+def test_a_board_script_that_cannot_be_made_is_one_line_and_exit_2(monkeypatch, capsys, script, expected):
+    monkeypatch.setattr("table_app.runtime.app.table_script_text", script)
+    assert main(["demo", "--fast", "--headless", "--log", str(DEMO_LOG)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err  # one line: no traceback, nothing started
+    assert err.startswith("jantaku demo: error: ")
+    assert expected in err

@@ -43,9 +43,10 @@ def test_table_sim_rejects_an_unknown_fault(capsys: pytest.CaptureFixture[str]) 
 
 def test_table_sim_names_the_bad_line_of_a_script(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     script = tmp_path / "hand.txt"
-    script.write_text("0 hand\n1 pay 0 1 99000\n", encoding="utf-8")
+    # seat 0 pays everything it has (and owes the rest): it has no stick left for a riichi
+    script.write_text("0 hand\n1 pay 0 1 99000\n2 riichi 0\n", encoding="utf-8")
     assert main(["table-sim", "--script", str(script), "--duration", "0"]) == 2
-    assert f"{script}:2: seat 0 has 25000 points" in capsys.readouterr().err
+    assert f"{script}:3: seat 0 has 0 points, no riichi stick" in capsys.readouterr().err
 
 
 def test_link_checks_totals_against_the_game_total_given(capsys: pytest.CaptureFixture[str]) -> None:

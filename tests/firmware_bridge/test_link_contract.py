@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from firmware_bridge.fake_port import FakeClock, SimulatedBoard
-from firmware_bridge.observations import LinkState
+from firmware_bridge.observations import LinkState, ReadingFlag, TrayReading
 from firmware_bridge.serial_link import LinkOutput, SerialTableLink
 from firmware_bridge.sim_script import TableState, apply_step, parse_script
 from firmware_bridge.sim_transport import LoopTableServer
@@ -68,3 +68,21 @@ def final_table() -> TableState:
     for step in parse_script(SCRIPT).steps:
         table = apply_step(table, step, "test")
     return table
+
+
+def _readings_of(script: str, until: tuple[int, int, int, int]) -> list[TrayReading]:
+    outputs: queue.Queue[LinkOutput] = queue.Queue()
+    clock = FakeClock()
+    board = SimulatedBoard(TableSimulator(parse_script(script)), clock)
+    with SerialTableLink(board.open_port, outputs.put, clock=clock, pause=clock.advance):
+        seen = collect_until(outputs, lambda seen: any(r.points == until for r in readings(seen)), timeout_s=10)
+    return readings(seen)
+
+
+def test_a_bust_reads_plausible_and_a_table_off_its_total_does_not() -> None:
+    # seat 0 owes 12000 with 4900 in its tray: it hands over its sticks and owes 7100 on an IOU
+    bust = _readings_of("0 hand 4900 25000 25000 45100\n0.3 pay 0 1 12000\n", until=(0, 29900, 25000, 45100))
+    assert all(r.plausible for r in bust)
+    # 1000 points more than the game has: a real mismatch, still flagged
+    off = _readings_of("0 hand 26000 25000 25000 25000\n", until=(26000, 25000, 25000, 25000))
+    assert [f.kind for f in off[-1].flags] == [ReadingFlag.TOTAL_MISMATCH]

@@ -41,7 +41,8 @@ def test_builtin_script_loops_and_keeps_the_game_total() -> None:
     [
         ("0 fly 1", "line:1: unknown action 'fly'"),
         ("0 draw 80", ":1: draw 80 but only 70 tiles"),
-        ("0 pay 0 1 30000", "seat 0 has 25000 points and cannot pay 30000"),
+        ("0 pay 0 1 30000\n1 riichi 0", ":2: seat 0 has 0 points, no riichi stick"),
+        ("0 hand 25000 25000 51000 -1000", "a tray cannot hold -1000 points"),
         ("0 pay 0 7 100", "seat 7 does not exist"),
         ("0 pay 0 1 150", "not a multiple of 100"),
         ("1 draw 1\n0 draw 1", ":2: time 0.0 comes before"),
@@ -53,6 +54,27 @@ def test_builtin_script_loops_and_keeps_the_game_total() -> None:
 def test_script_errors_name_the_line(text: str, message: str) -> None:
     with pytest.raises(ScriptError, match=message.replace("(", r"\(")):
         parse_script(text, "line")
+
+
+def test_a_payment_beyond_the_tray_empties_it_and_the_rest_is_owed() -> None:
+    script = parse_script("0 pay 3 0 12000\n1 hand 4900 25000 25000 45100\n2 pay 0 1 12000\n3 pay 0 2 1000")
+    table = TableState()
+    for step in script.steps[1:]:
+        table = apply_step(table, step, "test")
+    # seat 0 hands over its 4900 and owes 7100, then owes the whole 1000 too
+    assert table.points == (0, 29900, 25000, 45100)
+    assert table.owed == (8100, 0, 0, 0)
+    assert table.total == 100_000  # sticks change hands; none appear for a debt
+
+
+def test_a_debtor_pays_its_iou_from_the_first_sticks_it_gets() -> None:
+    table = TableState()
+    for step in parse_script("0 pay 0 1 30000\n1 pay 2 0 8000\n2 riichi 3\n3 take 0").steps:
+        table = apply_step(table, step, "test")
+        assert table.total == 100_000
+    # 8000 in: 5000 goes to seat 1 for the IOU; then the riichi stick taken stays with seat 0
+    assert table.points == (4000, 55000, 17000, 24000)
+    assert table.owed == (0, 0, 0, 0)
 
 
 def test_fault_spec_defaults_rates_and_errors() -> None:

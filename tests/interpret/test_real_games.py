@@ -55,6 +55,17 @@ def test_real_games_come_out_the_same_from_camera_and_board(logs_dir):
         assert table.kinds().count(AnnouncementKind.PAYMENTS_COMPLETE) == len(expected.results)
 
 
+def test_a_bust_ends_with_the_trays_agreeing_and_the_debt_on_an_iou(logs_dir):
+    game = read_log(logs_dir / "mjx_full" / "2010110100gm-00a9-0000-de3472e8.mjlog")[0]
+    table, profile = _table_for(game)
+    table.see(*log_observations(game.events, profile, FeedOptions(trays=True)))
+    expected = replay(game.events, profile)
+    assert min(expected.scores) < 0  # seat 4 went below zero: its tray is empty, the rest owed
+    assert table.session.game.scores == expected.scores
+    assert not [a for a in table.said if a.kind in NOTES]
+    assert table.kinds().count(AnnouncementKind.PAYMENTS_COMPLETE) == len(expected.results)
+
+
 def test_without_the_board_a_ron_or_tsumo_it_cannot_tell_is_asked(logs_dir):
     """With no wall count, 14 tiles laid open after a discard of the winning kind are put to the referee."""
     asked = 0
