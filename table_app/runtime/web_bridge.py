@@ -33,6 +33,7 @@ from table_app.view.ports import (
     Unsubscribe,
     ViewListener,
 )
+from table_app.web.subscribers import Subscribers
 
 _LINK = {
     LinkHealth.CONNECTED: DeviceStatus.OK,
@@ -66,7 +67,7 @@ class RuntimeViewFeed:
         self._has_link = has_link
         self._has_camera = has_camera
         self._lock = threading.Lock()
-        self._listeners: list[ViewListener] = []
+        self._subscribers = Subscribers()
         self._sequence = 0
         self._last_said: AnnouncementText | None = None
         self._view = build_view(new_game(profile), self._extras(None))
@@ -88,7 +89,7 @@ class RuntimeViewFeed:
                 self._last_said = announcement_text(update.announcements[-1], update.state.names)
             self._sequence += 1
             self._view = build_view(update.state, self._extras(update))
-            view, listeners = self._view, list(self._listeners)
+            view, listeners = self._view, self._subscribers.snapshot()
         for listener in listeners:
             listener(view)
 
@@ -97,15 +98,7 @@ class RuntimeViewFeed:
             return self._view
 
     def subscribe(self, listener: ViewListener) -> Unsubscribe:
-        with self._lock:
-            self._listeners.append(listener)
-
-        def unsubscribe() -> None:
-            with self._lock:
-                if listener in self._listeners:
-                    self._listeners.remove(listener)
-
-        return unsubscribe
+        return self._subscribers.add(listener)
 
 
 class RuntimeConsoleSink:

@@ -28,6 +28,7 @@ from table_app.view.ports import (
     ViewListener,
 )
 from table_app.web.replay_announcements import announce
+from table_app.web.subscribers import Subscribers
 
 logger = logging.getLogger(__name__)
 
@@ -39,7 +40,7 @@ class ReplayFeed:
         self._events = tuple(events)
         self._profile = profile
         self._lock = threading.Lock()
-        self._listeners: list[ViewListener] = []
+        self._subscribers = Subscribers()
         self._position = 0
         self._sequence = 0
         self._state = new_game(profile)
@@ -67,15 +68,7 @@ class ReplayFeed:
         return self._view
 
     def subscribe(self, listener: ViewListener) -> Unsubscribe:
-        with self._lock:
-            self._listeners.append(listener)
-
-        def unsubscribe() -> None:
-            with self._lock:
-                if listener in self._listeners:
-                    self._listeners.remove(listener)
-
-        return unsubscribe
+        return self._subscribers.add(listener)
 
     def step(self) -> bool:
         """Apply the next event; ``False`` (and no new view) at the end of the log."""
@@ -119,7 +112,7 @@ class ReplayFeed:
         with self._lock:
             self._sequence += 1
             self._view = self._build()
-            view, listeners = self._view, tuple(self._listeners)
+            view, listeners = self._view, self._subscribers.snapshot()
         for listener in listeners:
             try:
                 listener(view)
