@@ -88,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
     if runtime.core.failure is not None:
         print(f"jantaku demo: the referee stopped: {runtime.core.failure}", file=sys.stderr)
         return 1
-    print(f"final scores {' '.join(str(s) for s in final.scores)}")
+    scores = " ".join(str(s) for s in final.scores)
+    print(f"final scores {scores}" if final.finished else f"stopped before the end; scores {scores}")
     if final.final_points is not None:
         print(f"final points {' '.join(f'{p:+.1f}' for p in final.final_points)}")
     if args.check:
