@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     if args.check:
         check = check_against_log(final, logs[0])
         for mismatch in check.mismatches:
-            print(f"{args.log}: {mismatch}")
+            print(f"{args.log}: {mismatch.hand}: {mismatch.what}")
         print(check.summary)
         return 1 if check.mismatches else 0
     return 0

@@ -128,3 +128,22 @@ def test_a_board_script_that_cannot_be_made_is_one_line_and_exit_2(monkeypatch, 
     assert err.count("\n") == 1, err  # one line: no traceback, nothing started
     assert err.startswith("jantaku demo: error: ")
     assert expected in err
+
+
+def test_check_exits_1_and_names_a_mismatch_with_the_log(tmp_path):
+    # The shipped game with its recorded final scores altered: the referee's own result no
+    # longer matches the log's record, and --check must say so.
+    text = DEMO_LOG.read_text(encoding="utf-8")
+    assert 'owari="201,-20.0,358,16.0,' in text
+    altered = tmp_path / "altered.mjlog"
+    altered.write_text(text.replace('owari="201,-20.0,358,16.0,', 'owari="211,-19.0,348,15.0,'), encoding="utf-8")
+    result = subprocess.run(
+        [JANTAKU, "demo", "--fast", "--headless", "--check", "--log", str(altered)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 1, result.stderr[-2000:]
+    assert f"{altered}: game: final scores" in result.stdout
+    assert result.stdout.strip().endswith("1 mismatches")
