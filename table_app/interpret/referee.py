@@ -84,8 +84,14 @@ def step(session: RefereeSession, observation: Observation) -> Decision:
         case TileCorrected():
             return _correct(session, observation)
         case HandStarted():
-            session, said = crosscheck.trays_off(session)
             hand = session.game.hand
+            if hand is not None and not hand.wins and hand.result is None:
+                # A new-deal signal while the hand is still in play (the board's hand counter ran
+                # ahead of the camera, or a misread): the hand's end will open the next deal, and
+                # taking it now would read the next dora indicator (a kan's) as a new hand's.
+                logger.info("new deal signalled while %s is in play: ignored", hand.label())
+                return Decision(session)
+            session, said = crosscheck.trays_off(session)
             if hand is not None and (hand.wins or hand.result is not None):
                 decision = _propose(session, (EndKyoku(),))
                 return _with(decision, before=said)

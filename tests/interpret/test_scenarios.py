@@ -14,7 +14,9 @@ from table_app.observations import (
     ButtonPress,
     CameraLost,
     CameraRestored,
+    DoraRevealed,
     HandLaidOpen,
+    HandStarted,
     LinkChanged,
     LinkHealth,
     MeldAppeared,
@@ -196,3 +198,15 @@ def test_an_implausible_reading_is_not_used():
     assert table.session.pending_discard is not None  # a flagged reading settles nothing
     table.see(TraysRead(3.0, (25000,) * 4, 0, 69))
     assert table.events[-1] == Dahai(Seat.S0, M1, tsumogiri=False)
+
+
+def test_a_new_deal_signal_mid_hand_does_not_swallow_the_next_dora_indicator():
+    # Found with `jantaku demo --fast`: the board's hand counter ran ahead of the camera, and the
+    # kan dora that followed was taken as the next hand's first indicator.
+    table = Table()
+    table.deal(parse_mjai("5s"))
+    table.events.clear()
+    table.see(HandStarted(1.0))
+    assert not table.session.awaiting_deal
+    table.see(DoraRevealed(2.0, parse_mjai("9s")))
+    assert table.hand.dora_markers == (parse_mjai("5s"), parse_mjai("9s"))
