@@ -112,5 +112,19 @@ const jantaku = (() => {
 
   function score(value) { return value.toLocaleString("en-US"); }
 
-  return { follow, tile, pond, melds, openHand, text, tiles, roundText, score };
+  // What every page shows the same way: round, honba, sticks, wall, dora, the last
+  // announcement. A page without one of these elements simply skips it (see text/tiles).
+  function header(view) {
+    const round = roundText(view);
+    text("round-ja", round.ja);
+    text("round-en", round.en);
+    text("honba", String(view.honba));
+    text("sticks", String(view.riichi_sticks));
+    text("wall", view.live_wall === null ? "–" : String(view.live_wall));
+    tiles("dora", view.dora_indicators);
+    text("announce-ja", view.announcement ? view.announcement.ja : "");
+    text("announce-en", view.announcement ? view.announcement.en : "");
+  }
+
+  return { follow, tile, pond, melds, openHand, text, tiles, roundText, score, header };
 })();

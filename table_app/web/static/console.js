@@ -20,15 +20,9 @@ async function act(action, body) {
 }
 
 function draw(view) {
-  const round = jantaku.roundText(view);
-  jantaku.text("round-ja", round.ja);
-  jantaku.text("round-en", round.en);
-  jantaku.text("honba", String(view.honba));
-  jantaku.text("sticks", String(view.riichi_sticks));
+  jantaku.header(view);
   jantaku.text("profile", view.profile);
   jantaku.text("question", view.question ? `${view.question.en} (${view.question.ja})` : "none");
-  jantaku.text("announce-ja", view.announcement ? view.announcement.ja : "");
-  jantaku.text("announce-en", view.announcement ? view.announcement.en : "");
   document.getElementById("seats").replaceChildren(...view.seats.map((seat) => {
     const row = document.createElement("div");
     row.className = "seat";

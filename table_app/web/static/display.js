@@ -33,18 +33,10 @@ function seatCard(seat, finalPoints) {
 }
 
 function draw(view) {
-  const round = jantaku.roundText(view);
-  jantaku.text("round-ja", round.ja);
-  jantaku.text("round-en", round.en);
-  jantaku.text("honba", String(view.honba));
-  jantaku.text("sticks", String(view.riichi_sticks));
-  jantaku.text("wall", view.live_wall === null ? "–" : String(view.live_wall));
-  jantaku.tiles("dora", view.dora_indicators);
+  jantaku.header(view);
   jantaku.text("link", view.link === "absent" ? "" : `link ${view.link}`);
   jantaku.text("camera", view.camera === "absent" ? "" : `camera ${view.camera}`);
   document.getElementById("seats").replaceChildren(...view.seats.map((seat) => seatCard(seat, view.final_points)));
-  jantaku.text("announce-ja", view.announcement ? view.announcement.ja : "");
-  jantaku.text("announce-en", view.announcement ? view.announcement.en : "");
   jantaku.text("question", view.question ? `審判確認 ${view.question.ja} · referee to confirm: ${view.question.en}` : "");
 }
 

@@ -17,16 +17,8 @@ function seatBox(seat) {
 }
 
 function draw(view) {
-  const round = jantaku.roundText(view);
-  jantaku.text("round-ja", round.ja);
-  jantaku.text("round-en", round.en);
-  jantaku.text("honba", String(view.honba));
-  jantaku.text("sticks", String(view.riichi_sticks));
-  jantaku.text("wall", view.live_wall === null ? "–" : String(view.live_wall));
-  jantaku.tiles("dora", view.dora_indicators);
+  jantaku.header(view);
   document.getElementById("seats").replaceChildren(...view.seats.map(seatBox));
-  jantaku.text("announce-ja", view.announcement ? view.announcement.ja : "");
-  jantaku.text("announce-en", view.announcement ? view.announcement.en : "");
   document.getElementById("announcement").classList.toggle("empty", !view.announcement);
 }
 
