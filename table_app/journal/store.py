@@ -109,18 +109,11 @@ class GameStore:
     def append(self, game: int, event: GameEvent, at: float, after: GameState | None = None) -> int:
         """Journal ``event`` (and, given the state after it, the standings) in one transaction;
         returns its sequence number once it is on disk."""
-        body = encode_event(event)
-        with self._transaction():
-            seq = self._next_seq(game)
-            self._db.execute(
-                "INSERT INTO journal (game, seq, at, kind, body) VALUES (?, ?, ?, 'event', ?)", (game, seq, at, body)
-            )
-            if after is not None:
-                self._write_standing(game, after)
-        return seq
+        return self.append_all(game, (event,), at, after)
 
     def append_all(self, game: int, events: Iterable[GameEvent], at: float, after: GameState | None = None) -> int:
-        """Journal many events in one transaction (importing a log); returns the last sequence number."""
+        """Journal ``events`` in one transaction (one decision, or an imported log); returns the last
+        sequence number."""
         with self._transaction():
             seq = self._next_seq(game) - 1
             for event in events:
