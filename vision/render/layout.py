@@ -31,12 +31,15 @@ class MeldLayout:
     tiles: tuple[Tile, ...]
     turned_at: int | None
     face_down_at: tuple[int, ...] = ()  # a closed kan shows its two end tiles face down
+    added: Tile | None = None  # an added kan's fourth tile, laid sideways beside the turned one
 
     def __post_init__(self) -> None:
         if not 3 <= len(self.tiles) <= 4:
             raise ValueError(f"a meld has 3 or 4 tiles, not {len(self.tiles)}")
         if self.turned_at is not None and not 0 <= self.turned_at < len(self.tiles):
             raise ValueError(f"turned index {self.turned_at} is outside a meld of {len(self.tiles)} tiles")
+        if self.added is not None and (self.turned_at is None or len(self.tiles) != 3):
+            raise ValueError("only a called triplet (three tiles, one turned) takes an added kan tile")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +48,7 @@ class SeatLayout:
     melds: tuple[MeldLayout, ...] = ()
     open_hand: tuple[Tile, ...] = ()
     wall_stacks: int = 0  # face-down stacks left in front of this seat
+    winning: Tile | None = None  # set apart at the right of the open hand (a win)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +58,7 @@ class TableLayout:
     seats: tuple[SeatLayout, SeatLayout, SeatLayout, SeatLayout]
     dora_indicators: tuple[Tile, ...] = ()
     dead_wall_seat: int = 0
+    ura_indicators: tuple[Tile, ...] = ()  # turned over after a riichi win
 
 
 def random_layout(rng: np.random.Generator) -> TableLayout:
