@@ -3,6 +3,8 @@
 The model reads each crop both ways up at once (76 outputs: 38 labels upright, the same 38
 upside down). The label's confidence is the two halves summed; below the model's
 ``uncertain_below`` the reading is marked uncertain — the caller must not treat it as known.
+With a tile-set enrollment (:mod:`vision.enrollment`) the probabilities are blended with those
+of a head fitted on the model's ``features`` output for that table's tiles.
 """
 
 from __future__ import annotations
@@ -20,11 +22,14 @@ import onnxruntime
 from models import MODELS_DIR
 from table_app.domain.tile import Tile
 from vision.crops import CROP_SIZE, crop_tile
+from vision.enrollment.enrollment_file import load_enrollment
+from vision.enrollment.head import EnrolledHead
 from vision.labels import BACK_LABEL, LABEL_COUNT, is_red_label, label_name, tile_of_label
 
 log = logging.getLogger(__name__)
 
 DEFAULT_MODEL = MODELS_DIR / "tile-classifier.onnx"
+FEATURES_OUTPUT = "features"  # the pooled features the last layer reads (vision.training.features_output)
 
 
 class ModelError(RuntimeError):
@@ -66,8 +71,16 @@ class ModelInput:
 class OnnxTileClassifier:
     """Reads tile crops with the shipped (or a given) ONNX model; safe to share, not thread-bound."""
 
-    def __init__(self, model_path: Path = DEFAULT_MODEL, *, threads: int = 1, uncertain_below: float | None = None):
+    def __init__(
+        self,
+        model_path: Path = DEFAULT_MODEL,
+        *,
+        threads: int = 1,
+        uncertain_below: float | None = None,
+        enrollment: Path | None = None,
+    ):
         metadata = _load_metadata(model_path)
+        self.sha256 = str(metadata["sha256"])
         self.input = ModelInput(
             int(metadata["input"]["width"]),
             int(metadata["input"]["height"]),
@@ -83,18 +96,45 @@ class OnnxTileClassifier:
         options.inter_op_num_threads = 1
         self._session = onnxruntime.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
         self._input_name = self._session.get_inputs()[0].name
-        log.debug("loaded tile classifier %s", model_path)
+        outputs = [output.name for output in self._session.get_outputs()]
+        self.has_features = FEATURES_OUTPUT in outputs
+        self._logits_name = outputs[0]
+        self.enrollment: EnrolledHead | None = None
+        if enrollment is not None:
+            if not self.has_features:
+                raise ModelError(
+                    f"{model_path} has no {FEATURES_OUTPUT!r} output: an enrollment cannot be used with it"
+                )
+            self.enrollment = load_enrollment(enrollment, self.sha256)
+        log.debug("loaded tile classifier %s%s", model_path, f" with enrollment {enrollment}" if enrollment else "")
 
     def classify(self, crops: np.ndarray) -> tuple[TileReading, ...]:
         """Readings of N crops (N×height×width×3 uint8 BGR, as :func:`vision.crops.crop_tile` cuts)."""
+        if len(crops) == 0:
+            self._check(crops)
+            return ()
+        base, features = self.outputs(crops, features=self.enrollment is not None)
+        probabilities = base if self.enrollment is None or features is None else self.enrollment.blended(base, features)
+        return self.readings(probabilities)
+
+    def outputs(self, crops: np.ndarray, *, features: bool) -> tuple[np.ndarray, np.ndarray | None]:
+        """The base model's N×76 probabilities and, with ``features``, its N×F features."""
+        self._check(crops)
+        if features and not self.has_features:
+            raise ModelError(f"this model has no {FEATURES_OUTPUT!r} output")
+        batch = (crops.astype(np.float32).transpose(0, 3, 1, 2) / 255.0 - self.input.mean) / self.input.std
+        names = [self._logits_name, FEATURES_OUTPUT] if features else [self._logits_name]
+        results = self._session.run(names, {self._input_name: batch})
+        return _softmax(np.asarray(results[0])), (np.asarray(results[1]) if features else None)
+
+    def readings(self, probabilities: np.ndarray) -> tuple[TileReading, ...]:
+        """Readings of N×76 probabilities (upright labels, then upside down)."""
+        return tuple(self._reading(row) for row in probabilities)
+
+    def _check(self, crops: np.ndarray) -> None:
         expected = (self.input.height, self.input.width, 3)
         if crops.ndim != 4 or crops.shape[1:] != expected or crops.dtype != np.uint8:
             raise ValueError(f"crops must be N×{expected[0]}×{expected[1]}×3 uint8, got {crops.shape} {crops.dtype}")
-        if len(crops) == 0:
-            return ()
-        batch = (crops.astype(np.float32).transpose(0, 3, 1, 2) / 255.0 - self.input.mean) / self.input.std
-        logits = self._session.run(None, {self._input_name: batch})[0]
-        return tuple(self._reading(row) for row in _softmax(np.asarray(logits)))
 
     def classify_quads(self, image: np.ndarray, quads: list[np.ndarray]) -> tuple[TileReading, ...]:
         """Readings of the tiles inside each 4×2 quad of a BGR image."""

@@ -8,18 +8,20 @@ import json
 from pathlib import Path
 from typing import Any
 
-from table_app.cli import vision_calibrate_command
+from table_app.cli import vision_calibrate_command, vision_enroll_command, vision_eval_command
 
 EXAMPLES = """examples:
   jantaku vision detect table.jpg
   jantaku vision detect table.jpg --json
-  jantaku vision detect close-up.png --tile-height 120"""
+  jantaku vision detect close-up.png --tile-height 120
+  jantaku vision eval --labels photos/labels.json
+  jantaku vision enroll --source grid.jpg --out table.enrollment.json"""
 
 
 def register(commands: Any) -> None:
     parser = commands.add_parser(
         "vision",
-        help="camera tools: detect tiles in a photo, calibrate the camera, print corner markers",
+        help="camera tools: detect tiles, score detection, enroll a tile set, calibrate the camera",
         description="Camera tools.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -36,7 +38,10 @@ def register(commands: Any) -> None:
         "--tile-height", type=float, metavar="PX", help="a tile face's long edge in pixels (default: measured)"
     )
     detect.add_argument("--model", type=Path, metavar="ONNX", help="another classifier model (with its .json)")
+    detect.add_argument("--enrollment", type=Path, metavar="FILE", help="a tile-set enrollment (vision enroll)")
     vision_calibrate_command.register(actions)
+    vision_eval_command.register(actions)
+    vision_enroll_command.register(actions)
     parser.set_defaults(run=run)
 
 
@@ -45,6 +50,14 @@ def run(args: argparse.Namespace) -> int:
         return vision_calibrate_command.run_calibrate(args)
     if args.action == "markers":
         return vision_calibrate_command.run_markers(args)
+    if args.action == "eval":
+        return vision_eval_command.run_eval(args)
+    if args.action == "render":
+        return vision_eval_command.run_render(args)
+    if args.action == "enroll":
+        return vision_enroll_command.run_enroll(args)
+    if args.action == "enroll-sheet":
+        return vision_enroll_command.run_sheet(args)
     return run_detect(args)
 
 
@@ -58,7 +71,7 @@ def run_detect(args: argparse.Namespace) -> int:
     if args.tile_height is not None and args.tile_height <= 4:
         raise ValueError(f"--tile-height must be more than 4 pixels, got {args.tile_height}")
     image = read_image(args.image)
-    classifier = OnnxTileClassifier(args.model or DEFAULT_MODEL)
+    classifier = OnnxTileClassifier(args.model or DEFAULT_MODEL, enrollment=args.enrollment)
     size = TileSize(args.tile_height * TILE_ASPECT, args.tile_height) if args.tile_height else None
     detections = detect_tiles(image, classifier, size)
     if args.json:

@@ -15,6 +15,7 @@ from torch import nn
 
 from vision.crops import CROP_SIZE
 from vision.labels import LABEL_COUNT, is_red_label, label_name
+from vision.training.features_output import add_features_output, features_metadata
 from vision.training.model import MEAN, STD
 
 log = logging.getLogger(__name__)
@@ -47,12 +48,14 @@ def export_model(
         dynamic_axes={"crops": {0: "batch"}, "logits": {0: "batch"}},
         opset_version=17,
     )
+    feature_width = add_features_output(onnx_path)
     digest = hashlib.sha256(onnx_path.read_bytes()).hexdigest()
     metadata = {
         "model": f"{MODEL_NAME}.onnx",
         "sha256": digest,
         "labels": [{"index": i, "tile": label_name(i), "red": is_red_label(i)} for i in range(LABEL_COUNT)],
         "outputs": "logits[0:38] = label read upright, logits[38:76] = label read upside down; softmax over all 76",
+        "features": features_metadata(feature_width),
         "input": {
             "width": width,
             "height": height,

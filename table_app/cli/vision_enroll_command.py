@@ -1,0 +1,142 @@
+"""``jantaku vision enroll`` (adapt the classifier to a table's own tiles from a photo of the
+enrollment sheet) and ``jantaku vision enroll-sheet`` (the printable sheet): thin wrappers over
+``vision.enrollment``."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+_IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
+
+ENROLL_EXAMPLES = """examples:
+  jantaku vision enroll-sheet --out sheet.png          print at 100 % on A3, lay one tile upright per cell
+  jantaku vision enroll --source opencv:0 --out table.enrollment.json
+  jantaku vision enroll --source sheet-photo.jpg --out table.enrollment.json
+  jantaku vision detect table.jpg --enrollment table.enrollment.json
+
+The sheet (docs/vision.md, "Tile-set enrollment"): four ArUco DICT_4X4_50 markers, ids 4-7, and
+7×6 green cells read row by row: 1m..9m, 1p..9p, 1s..9s, 1z..7z, red 5m, red 5p, red 5s, a
+face-down tile; the last four cells stay empty. Leave a cell empty if your set lacks that tile."""
+
+
+def register(actions: Any) -> None:
+    enroll = actions.add_parser(
+        "enroll",
+        help="adapt the tile classifier to this table's tiles from a photo of the enrollment sheet",
+        description="Read one frame of the enrollment sheet with one tile in each cell, cut the tiles out, fit "
+        "a head on the classifier's features for them and save it; prints accuracy before and after.",
+        epilog=ENROLL_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    enroll.add_argument(
+        "--source", required=True, metavar="SRC|IMAGE", help="a photo, or picamera2, opencv:N, a folder or a video"
+    )
+    enroll.add_argument("--out", required=True, type=Path, metavar="FILE", help="NAME.json (arrays go to NAME.npz)")
+    enroll.add_argument("--model", type=Path, metavar="ONNX", help="another classifier model (with its .json)")
+    enroll.add_argument(
+        "--blend", type=float, default=None, metavar="W", help="the head's share of the probabilities (0.7)"
+    )
+    enroll.add_argument("--copies", type=int, default=None, metavar="N", help="varied crops per tile and side (24)")
+    sheet = actions.add_parser(
+        "enroll-sheet",
+        help="draw the printable enrollment sheet (A3 landscape)",
+        description="Write the enrollment sheet (A3 landscape, ArUco DICT_4X4_50 ids 4-7, 7×6 cells); "
+        "print it at 100 %%.",
+    )
+    sheet.add_argument("--out", required=True, type=Path, metavar="PNG", help="the image to write")
+    sheet.add_argument("--dpi", type=int, default=200, help="print resolution (default 200)")
+
+
+def run_enroll(args: argparse.Namespace) -> int:
+    # Imported here so other commands start without loading OpenCV and onnxruntime.
+    from vision.classifier import DEFAULT_MODEL, OnnxTileClassifier  # noqa: PLC0415
+    from vision.enrollment.enroll import DEFAULT_BLEND, DEFAULT_COPIES, enroll_tiles  # noqa: PLC0415
+    from vision.enrollment.enrollment_file import save_enrollment  # noqa: PLC0415
+    from vision.enrollment.sheet import GRID_LABELS, cut_enrollment_tiles  # noqa: PLC0415
+    from vision.labels import label_name  # noqa: PLC0415
+
+    blend = DEFAULT_BLEND if args.blend is None else args.blend
+    copies = DEFAULT_COPIES if args.copies is None else args.copies
+    if not 0.0 < blend <= 1.0:
+        raise ValueError(f"--blend must be more than 0 and at most 1, got {blend}")
+    if not 4 <= copies <= 200:
+        raise ValueError(f"--copies must be 4-200, got {copies}")
+    if args.out.suffix != ".json":
+        raise ValueError(f"--out {args.out}: name it NAME.json (the arrays go to NAME.npz beside it)")
+    image = _read_source(args.source)
+    classifier = OnnxTileClassifier(args.model or DEFAULT_MODEL)
+    tiles = cut_enrollment_tiles(image)
+    enrollment = enroll_tiles(image, tiles, classifier, copies=copies, blend=blend)
+    enrolled = set(enrollment.labels)
+    empty = [
+        label_name(label) + (" (red)" if label in (34, 35, 36) else "")
+        for label in GRID_LABELS
+        if label is not None and label not in enrolled
+    ]
+    details = {
+        "source": str(args.source),
+        "labels": [label_name(label) + ("-red" if label in (34, 35, 36) else "") for label in enrollment.labels],
+        "copies": copies,
+        "accuracy": {
+            "fresh_crops": {
+                "before": enrollment.fresh.before,
+                "after": enrollment.fresh.after,
+                "crops": enrollment.fresh.crops,
+            },
+            "sheet_crops": {
+                "before": enrollment.plain.before,
+                "after": enrollment.plain.after,
+                "crops": enrollment.plain.crops,
+            },
+        },
+    }
+    save_enrollment(args.out, enrollment.head, classifier.sha256, details)
+    print(f"{args.out}: {len(tiles)} tiles enrolled" + (f"; empty cells: {', '.join(empty)}" if empty else ""))
+    print(
+        f"  label accuracy on the sheet's crops       before {enrollment.plain.before:.3f}  after "
+        f"{enrollment.plain.after:.3f}  ({enrollment.plain.crops} crops)"
+    )
+    print(
+        f"  label accuracy on fresh varied crops      before {enrollment.fresh.before:.3f}  after "
+        f"{enrollment.fresh.after:.3f}  ({enrollment.fresh.crops} crops)"
+    )
+    return 0
+
+
+def run_sheet(args: argparse.Namespace) -> int:
+    import cv2  # noqa: PLC0415
+
+    from vision.enrollment.sheet import draw_enrollment_sheet  # noqa: PLC0415
+
+    if not 50 <= args.dpi <= 600:
+        raise ValueError(f"--dpi must be 50-600, got {args.dpi}")
+    if not cv2.imwrite(str(args.out), draw_enrollment_sheet(args.dpi / 25.4)):
+        raise ValueError(f"--out {args.out}: cannot write the image there (folder, or suffix such as .png)")
+    print(f"{args.out}: enrollment sheet, A3 landscape at {args.dpi} dpi; print at 100 %")
+    return 0
+
+
+def _read_source(source: str) -> Any:
+    from table_app.cli.vision_calibrate_command import _first_frame  # noqa: PLC0415
+    from vision.detect import read_image  # noqa: PLC0415
+    from vision.sources.open_source import open_source  # noqa: PLC0415
+    from vision.sources.picamera2_source import CameraUnavailableError  # noqa: PLC0415
+
+    if Path(source).suffix.lower() in _IMAGE_SUFFIXES:
+        return read_image(Path(source))
+    try:
+        opened = open_source(source)
+    except (OSError, CameraUnavailableError) as error:
+        raise ValueError(f"--source {source}: {error}") from error
+    try:
+        frame = _first_frame(opened)
+    finally:
+        opened.close()
+    if frame is None:
+        raise ValueError(f"--source {source}: no frame came")
+    return frame.image

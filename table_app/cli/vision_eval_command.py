@@ -1,0 +1,128 @@
+"""``jantaku vision eval`` (score detection on labelled photos) and ``jantaku vision render`` (a
+labelled set drawn by the renderer): thin wrappers over ``vision.label_eval`` and ``vision.render``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+EVAL_EXAMPLES = """examples:
+  jantaku vision render --out held-out --tables 5 --style black
+  jantaku vision eval --labels held-out/labels.json
+  jantaku vision eval --labels my-photos.json --images photos/ --json --iou 0.3
+
+The label file (docs/vision.md, "Label files"):
+  {"format": "jantaku-labels", "version": 1,
+   "images": {"a.jpg": [{"corners": [[x,y],[x,y],[x,y],[x,y]], "tile": "5m", "red": true, "sideways": false},
+                        {"box": [x0,y0,x1,y1], "tile": "back"}]}}
+The list `jantaku vision detect --json` prints, corrected by hand, is a valid entry."""
+
+
+def register(actions: Any) -> None:
+    evaluate = actions.add_parser(
+        "eval",
+        help="score tile detection on labelled photos: recall, precision, accuracy",
+        description="Detect the tiles of every photo in a label file and compare with the labels.",
+        epilog=EVAL_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    evaluate.add_argument("--labels", required=True, type=Path, metavar="FILE", help="the label file (JSON)")
+    evaluate.add_argument(
+        "--images", type=Path, metavar="DIR", help="folder the image names are relative to (default: the label file's)"
+    )
+    evaluate.add_argument("--json", action="store_true", help="print the figures, per class and per image, as JSON")
+    evaluate.add_argument(
+        "--iou", type=float, default=0.5, metavar="X", help="least box IoU for a detection to match a label (0.5)"
+    )
+    evaluate.add_argument(
+        "--tile-height", type=float, metavar="PX", help="a tile face's long edge in pixels (default: measured)"
+    )
+    evaluate.add_argument("--model", type=Path, metavar="ONNX", help="another classifier model (with its .json)")
+    evaluate.add_argument("--enrollment", type=Path, metavar="FILE", help="a tile-set enrollment (vision enroll)")
+    render = actions.add_parser(
+        "render",
+        help="draw a labelled set of table photos with the renderer (images + labels.json)",
+        description="Draw tables with the renderer and write them as JPEGs with a label file of the exact truth.",
+    )
+    render.add_argument("--out", required=True, type=Path, metavar="DIR", help="folder to write into")
+    render.add_argument("--tables", type=int, default=5, metavar="N", help="how many tables (5)")
+    render.add_argument("--style", default="black", metavar="STYLE", help="tile art: regular, regular-dark, black")
+    render.add_argument("--first-seed", type=int, default=3_000_000, metavar="SEED", help="seed of the first table")
+    render.add_argument("--size", type=_size, default=(1920, 1080), metavar="WxH", help="image size (1920x1080)")
+    render.add_argument(
+        "--grid", action="store_true", help="draw the enrollment sheet with one tile per cell instead (grid-SEED.jpg)"
+    )
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    # Imported here so other commands start without loading OpenCV and onnxruntime.
+    from vision.classifier import DEFAULT_MODEL, OnnxTileClassifier  # noqa: PLC0415
+    from vision.detect import detect_tiles  # noqa: PLC0415
+    from vision.find.finder import TILE_ASPECT  # noqa: PLC0415
+    from vision.find.seams import TileSize  # noqa: PLC0415
+    from vision.label_eval import report_json, report_lines, score_labelled_images  # noqa: PLC0415
+    from vision.label_file import load_labels  # noqa: PLC0415
+
+    if not 0.0 <= args.iou < 1.0:
+        raise ValueError(f"--iou must be from 0 up to (not including) 1, got {args.iou}")
+    if args.tile_height is not None and args.tile_height <= 4:
+        raise ValueError(f"--tile-height must be more than 4 pixels, got {args.tile_height}")
+    labels = load_labels(args.labels)
+    if not labels:
+        raise ValueError(f"labels file {args.labels}: lists no images")
+    classifier = OnnxTileClassifier(args.model or DEFAULT_MODEL, enrollment=args.enrollment)
+    size = TileSize(args.tile_height * TILE_ASPECT, args.tile_height) if args.tile_height else None
+    images = args.images if args.images is not None else args.labels.parent
+    score, per_image = score_labelled_images(
+        labels, images, lambda image: detect_tiles(image, classifier, size), args.iou
+    )
+    if args.json:
+        print(json.dumps(report_json(score, per_image, args.iou)))
+    else:
+        print(f"{args.labels}:")
+        for line in report_lines(score, per_image, args.iou):
+            print(line)
+    return 0
+
+
+def run_render(args: argparse.Namespace) -> int:
+    from vision.render.labelled_set import write_rendered_set  # noqa: PLC0415
+    from vision.render.renderer import RenderOptions  # noqa: PLC0415
+    from vision.tile_art import ArtStyle  # noqa: PLC0415
+
+    styles = [s.value for s in ArtStyle]
+    if args.style not in styles:
+        raise ValueError(f"--style {args.style!r} is not one of {', '.join(styles)}")
+    if not 1 <= args.tables <= 1000:
+        raise ValueError(f"--tables must be 1-1000, got {args.tables}")
+    if args.grid:
+        return _render_grids(args)
+    options = RenderOptions(size=args.size, style=ArtStyle(args.style))
+    labels = write_rendered_set(args.out, range(args.first_seed, args.first_seed + args.tables), options)
+    print(f"{labels}: {args.tables} tables, style {args.style}, {args.size[0]}×{args.size[1]}")
+    return 0
+
+
+def _render_grids(args: argparse.Namespace) -> int:
+    import cv2  # noqa: PLC0415
+
+    from vision.render.enrollment_grid import render_enrollment_grid  # noqa: PLC0415
+    from vision.tile_art import ArtStyle  # noqa: PLC0415
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    for seed in range(args.first_seed, args.first_seed + args.tables):
+        grid = render_enrollment_grid(ArtStyle(args.style), seed, args.size)
+        path = args.out / f"grid-{seed}.jpg"
+        if not cv2.imwrite(str(path), grid.image, [cv2.IMWRITE_JPEG_QUALITY, 95]):
+            raise ValueError(f"cannot write {path}")
+        print(f"{path}: enrollment sheet, style {args.style}, {len(grid.truths)} tiles")
+    return 0
+
+
+def _size(text: str) -> tuple[int, int]:
+    parts = text.lower().split("x")
+    if len(parts) != 2 or not all(p.isdigit() and 64 <= int(p) <= 8192 for p in parts):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size WxH (64-8192 pixels each)")
+    return int(parts[0]), int(parts[1])

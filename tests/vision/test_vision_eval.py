@@ -1,0 +1,144 @@
+import json
+
+import numpy as np
+import pytest
+
+from table_app.cli import main
+from vision.evaluation import DetectionScore, match_quads
+from vision.label_eval import score_labelled_images
+from vision.label_file import LabelFileError, LabelledTile, load_labels
+from vision.labels import label_name
+from vision.render.labelled_set import write_rendered_set
+from vision.render.renderer import RenderOptions
+from vision.tile_art import ArtStyle
+
+
+@pytest.fixture(scope="module")
+def rendered_set(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("labelled")
+    options = RenderOptions(size=(960, 540), style=ArtStyle.BLACK, px_per_mm=(0.9, 1.0))
+    return write_rendered_set(folder, range(4_000_000, 4_000_002), options)
+
+
+class _Perfect:
+    """A detector that returns the labels themselves (the scoring must then be perfect)."""
+
+    def __init__(self, tile: LabelledTile, label: int | None = None):
+        self.corners = tile.corners
+        self.sideways = bool(tile.sideways)
+        self.label = tile.label if label is None else label
+        self.angle = tile.angle
+        self.uncertain = False
+
+
+def test_the_renderer_writes_images_and_a_label_file_of_its_truth(rendered_set):
+    labels = load_labels(rendered_set)
+    assert sorted(labels) == ["table-4000000.jpg", "table-4000001.jpg"]
+    assert all((rendered_set.parent / name).is_file() for name in labels)
+    tiles = [t for ts in labels.values() for t in ts]
+    assert len(tiles) > 40
+    assert any(t.sideways for t in tiles)
+    assert all(t.corners.shape == (4, 2) and not t.from_box for t in tiles)
+
+
+def test_scoring_the_labels_against_themselves_is_perfect_and_one_misread_counts_once(rendered_set):
+    labels = load_labels(rendered_set)
+    for name, tiles in labels.items():
+        score, _ = score_labelled_images(
+            {name: tiles}, rendered_set.parent, lambda _image, t=tiles: [_Perfect(x) for x in t], 0.5
+        )
+        assert score.recall == score.precision == score.kind_accuracy == 1.0
+        assert score.orientation_accuracy == 1.0
+        first = tiles[0]
+        wrong = (first.label + 1) % 34
+        misread = [_Perfect(x, wrong if i == 0 else None) for i, x in enumerate(tiles)]
+        score, _ = score_labelled_images({name: tiles}, rendered_set.parent, lambda _image, m=misread: m, 0.5)
+        assert score.kind_correct == len(tiles) - 1
+        assert score.matrix[label_name(first.label)][label_name(wrong)] == 1
+
+
+def test_eval_runs_the_detector_and_its_figures_are_the_matchers(rendered_set, capsys):
+    assert main(["vision", "eval", "--labels", str(rendered_set), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    labels = load_labels(rendered_set)
+    assert report["images"] == 2
+    assert report["truths"] == sum(len(t) for t in labels.values())
+    assert report["recall"] == pytest.approx(report["matched"] / report["truths"], abs=1e-4)
+    assert report["precision"] == pytest.approx(report["matched"] / report["detections"], abs=1e-4)
+    assert 0.3 < report["recall"] <= 1.0
+    assert 0.5 < report["kind_accuracy"] <= 1.0
+    assert sum(c["matched"] for c in report["per_class"].values()) == report["matched"]
+    assert sum(c["correct"] for c in report["per_class"].values()) == round(report["kind_accuracy"] * report["matched"])
+    assert [p["image"] for p in report["per_image"]] == sorted(labels)
+
+
+def test_a_stricter_iou_matches_fewer_tiles(rendered_set, capsys):
+    assert main(["vision", "eval", "--labels", str(rendered_set), "--json", "--iou", "0"]) == 0
+    loose = json.loads(capsys.readouterr().out)
+    assert main(["vision", "eval", "--labels", str(rendered_set), "--json", "--iou", "0.9"]) == 0
+    strict = json.loads(capsys.readouterr().out)
+    assert strict["matched"] < loose["matched"]
+
+
+def test_eval_text_names_the_figures(rendered_set, capsys):
+    assert main(["vision", "eval", "--labels", str(rendered_set)]) == 0
+    out = capsys.readouterr().out
+    for words in ("recall", "precision", "kind accuracy", "red-five recall", "table-4000000.jpg"):
+        assert words in out
+
+
+def test_a_corrected_detect_output_is_a_label_entry(rendered_set, tmp_path, capsys):
+    image = rendered_set.parent / "table-4000000.jpg"
+    assert main(["vision", "detect", str(image), "--json"]) == 0
+    detected = json.loads(capsys.readouterr().out)
+    (tmp_path / "labels.json").write_text(json.dumps({"images": {str(image): detected}}))
+    assert main(["vision", "eval", "--labels", str(tmp_path / "labels.json"), "--images", "/", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["recall"] == report["precision"] == report["kind_accuracy"] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("entry", "complaint"),
+    [
+        ({"tile": "10m", "corners": [[0, 0], [10, 0], [10, 14], [0, 14]]}, "tile '10m'"),
+        ({"tile": "4m", "red": True, "box": [0, 0, 10, 14]}, "only 5m, 5p and 5s can be red"),
+        ({"tile": "4m", "corners": [[0, 0], [10, 0], [10, 14]]}, "corners: must be 4 points"),
+        ({"tile": "4m", "box": [10, 0, 0, 14]}, "x1 > x0"),
+        ({"tile": "4m"}, "needs corners or box"),
+        ({"tile": "4m", "box": [0, 0, 10, 14], "sideways": "yes"}, "sideways must be true or false"),
+    ],
+)
+def test_a_bad_entry_is_named_with_its_file_and_place(tmp_path, capsys, entry, complaint):
+    path = tmp_path / "bad.json"
+    good = {"tile": "1m", "box": [0, 0, 10, 14]}
+    path.write_text(json.dumps({"images": {"a.jpg": [good, entry]}}))
+    with pytest.raises(LabelFileError, match=r"bad\.json") as error:
+        load_labels(path)
+    assert "images['a.jpg'][1]" in str(error.value)
+    assert complaint in str(error.value)
+    assert main(["vision", "eval", "--labels", str(path)]) == 2
+    assert "images['a.jpg'][1]" in capsys.readouterr().err
+
+
+def test_a_missing_image_is_named(tmp_path, capsys):
+    path = tmp_path / "labels.json"
+    path.write_text(json.dumps({"images": {"absent.jpg": [{"tile": "1m", "box": [0, 0, 10, 14]}]}}))
+    assert main(["vision", "eval", "--labels", str(path)]) == 2
+    assert "absent.jpg" in capsys.readouterr().err
+
+
+def test_box_labels_load_without_an_orientation():
+    tile = LabelledTile(3, np.array([[0.0, 0.0], [10.0, 0.0], [10.0, 14.0], [0.0, 14.0]]), None, from_box=True)
+    assert tile.angle is None
+    assert tile.as_json() == {"box": [0.0, 0.0, 10.0, 14.0], "tile": "4m", "red": False}
+
+
+def test_the_overlap_rule_only_removes_matches():
+    square = np.array([[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]])
+    shifted = square + np.array([3.0, 0.0])  # centre 3 px away, box IoU 7/13
+    assert len(match_quads([square], [shifted], tile_width=10.0)) == 1
+    assert len(match_quads([square], [shifted], tile_width=10.0, min_iou=0.5)) == 1
+    assert match_quads([square], [shifted], tile_width=10.0, min_iou=0.6) == []
+    score = DetectionScore()
+    score.add([_Perfect(LabelledTile(0, square, None))], [_Perfect(LabelledTile(0, shifted, True))], 10.0, 0.6)
+    assert (score.matched, score.truths, score.detections) == (0, 1, 1)
