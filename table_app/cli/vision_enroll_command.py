@@ -39,7 +39,7 @@ def register(actions: Any) -> None:
     enroll.add_argument("--out", required=True, type=Path, metavar="FILE", help="NAME.json (arrays go to NAME.npz)")
     enroll.add_argument("--model", type=Path, metavar="ONNX", help="another classifier model (with its .json)")
     enroll.add_argument(
-        "--blend", type=float, default=None, metavar="W", help="the head's share of the probabilities (0.7)"
+        "--blend", type=float, default=None, metavar="W", help="the head's share of the probabilities (0.5)"
     )
     enroll.add_argument("--copies", type=int, default=None, metavar="N", help="varied crops per tile and side (24)")
     sheet = actions.add_parser(

@@ -87,9 +87,10 @@ def test_the_printable_sheet_has_its_markers():
 def test_enrollment_on_the_black_style_reads_black_tiles_better(enrollment, classifier, black_crops):
     crops, labels = black_crops
     accuracy = measure(classifier, enrollment.head, crops, labels)
-    # Measured (908 crops, grid seeds 11-13 alike): 0.9945 before, 1.000 after.
-    assert accuracy.after >= accuracy.before + 0.003
-    assert accuracy.after >= 0.995
+    # Measured (908 crops, blend 0.5): 0.9945 before (5 misread, mostly the peacock 1s), 0.9989 after
+    # with this grid (1.000 with grid seeds 12 and 13): at least two crops fewer misread, with headroom.
+    assert accuracy.after >= accuracy.before + 0.002
+    assert accuracy.after >= 0.997
     assert enrollment.fresh.after > enrollment.fresh.before
 
 

@@ -24,7 +24,7 @@ from vision.labels import LABEL_COUNT
 
 log = logging.getLogger(__name__)
 
-DEFAULT_BLEND = 0.7
+DEFAULT_BLEND = 0.5  # measured: 0.7 read the held-out style as well but the trained one worse
 DEFAULT_COPIES = 24  # crops per enrolled tile and orientation
 
 
