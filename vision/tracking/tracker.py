@@ -243,9 +243,9 @@ class Tracker:
         settled = self._dora.settled
         shown = [vote([frame[i] for frame in settled]) for i in range(len(settled[-1]))]
         if self._stale_dora is not None:
-            tiles = tuple(v.tile for v in shown)
-            if tiles and tiles == self._stale_dora and not batch.discards:
-                return  # the hand before's indicator, not yet cleared away
+            stale = any(tuple(t.tile for t in frame) == self._stale_dora for frame in settled)
+            if settled[-1] and stale and not batch.discards:
+                return  # the hand before's indicator, not yet cleared away (or only just replaced)
             self._stale_dora = None
         fresh = shown[len(self._dora_reported) :]
         if not fresh:

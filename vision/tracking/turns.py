@@ -90,9 +90,11 @@ def in_turn_order(batch: Batch, turn: Turn) -> tuple[tuple[Observation, ...], Tu
         if kan_dora and _is_kan(observation):
             out.append(kan_dora.popleft())
 
+    inferred = [c.unseen_discard for c in calls if c.unseen_discard is not None]
     idle = 0
     while idle < 4 and (calls or any(discards.values()) or any(own.values())):
-        taking = next((c for c in calls if c.discarder == last), None)
+        # A call takes the last discard; one inferred for it must have been posted first.
+        taking = next((c for c in calls if c.discarder == last and c.unseen_discard not in inferred), None)
         if taking is not None:
             calls.remove(taking)
             emit(taking.meld)
@@ -108,7 +110,10 @@ def in_turn_order(batch: Batch, turn: Turn) -> tuple[tuple[Observation, ...], Tu
             idle = 0
             continue
         if discards.get(to_act):
-            out.append(discards[to_act].popleft())
+            discard = discards[to_act].popleft()
+            if discard in inferred:
+                inferred.remove(discard)
+            out.append(discard)
             last, to_act, idle = to_act, to_act.next, 0
             continue
         to_act, idle = to_act.next, idle + 1
