@@ -1,5 +1,6 @@
 """``jantaku vision``: the camera side. ``vision detect IMAGE`` finds and reads tiles in a photo;
-``vision calibrate`` and ``vision markers`` (in :mod:`table_app.cli.vision_calibrate_command`)."""
+``vision calibrate`` and ``vision markers`` (in :mod:`table_app.cli.vision_calibrate_command`);
+``vision watch`` (in :mod:`table_app.cli.vision_watch_command`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from table_app.cli import vision_calibrate_command
+from table_app.cli import vision_calibrate_command, vision_watch_command
 
 EXAMPLES = """examples:
   jantaku vision detect table.jpg
@@ -19,7 +20,7 @@ EXAMPLES = """examples:
 def register(commands: Any) -> None:
     parser = commands.add_parser(
         "vision",
-        help="camera tools: detect tiles in a photo, calibrate the camera, print corner markers",
+        help="camera tools: detect tiles in a photo, calibrate the camera, print corner markers, watch the table",
         description="Camera tools.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -37,6 +38,7 @@ def register(commands: Any) -> None:
     )
     detect.add_argument("--model", type=Path, metavar="ONNX", help="another classifier model (with its .json)")
     vision_calibrate_command.register(actions)
+    vision_watch_command.register(actions)
     parser.set_defaults(run=run)
 
 
@@ -45,6 +47,8 @@ def run(args: argparse.Namespace) -> int:
         return vision_calibrate_command.run_calibrate(args)
     if args.action == "markers":
         return vision_calibrate_command.run_markers(args)
+    if args.action == "watch":
+        return vision_watch_command.run_watch(args)
     return run_detect(args)
 
 
