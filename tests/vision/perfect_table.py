@@ -12,24 +12,30 @@ from dataclasses import dataclass, field, replace
 
 from table_app.domain.seat import Relation, Seat
 from table_app.domain.tile import UNKNOWN, Tile
-from table_app.observations import ButtonPress, RefereeButton
+from table_app.observations import ButtonPress, HandLaidOpen, LinkChanged, LinkHealth, Observation, RefereeButton
 from table_app.rules.events import (
     Ankan,
     Chi,
     Dahai,
     Daiminkan,
     Dora,
-    DrawKind,
+    EndKyoku,
     GameEvent,
     Hora,
     Kakan,
     Pon,
     Reach,
+    ReachAccepted,
     Ryukyoku,
     StartKyoku,
+    Tsumo,
 )
 from table_app.rules.fold import apply, new_game
 from table_app.rules.profiles import TENHOU, RuleProfile
+from table_app.rules.state import GameState
+
+# What a draw shows and what the board reads: the log feed's own rules, not copies.
+from table_app.runtime.log_feed import _draw, _trays
 from vision.reading import SeatReading, SeenMeld, SeenTile, TableReading
 
 _TURNED_AT = {
@@ -77,8 +83,14 @@ class _Table:
 
 
 def perfect_readings(
-    events: tuple[GameEvent, ...], profile: RuleProfile = TENHOU, frames: int = 2, clear_at_end: bool = True
-) -> Iterator[TableReading | ButtonPress]:
+    events: tuple[GameEvent, ...],
+    profile: RuleProfile = TENHOU,
+    frames: int = 2,
+    clear_at_end: bool = True,
+    board: bool = False,
+) -> Iterator[TableReading | Observation]:
+    """Readings, the referee's CONFIRM at a draw and, with ``board``, the sensor board's readings
+    where the log feed posts them (after each draw, accepted riichi, hand end and deal)."""
     state = new_game(profile)
     table = _Table()
     riichi_next: set[Seat] = set()
@@ -90,10 +102,13 @@ def perfect_readings(
             clock += 0.1
             yield table.reading(clock)
 
+    if board:
+        yield LinkChanged(clock, LinkHealth.CONNECTED, "perfect table")
     for event in events:
         before = state
         state = apply(state, event)
         hand = before.hand
+        yield from _board_after(event, state, clock) if board else ()
         match event:
             case StartKyoku():
                 if not table.empty:
@@ -130,15 +145,20 @@ def perfect_readings(
                 table.hands[event.actor] = (tuple(seen(t) for t in concealed), seen(event.pai))
                 if event.ura_markers:
                     table.ura = tuple(seen(t) for t in event.ura_markers)
-            case Ryukyoku() if event.kind is DrawKind.EXHAUSTIVE:
-                for shown_hand in event.shown:
-                    table.hands[shown_hand.seat] = (tuple(seen(t) for t in shown_hand.tiles), None)
+            case Ryukyoku() if hand is not None:
+                # The hands shown at a draw are the log feed's (the rules' tenpai hands, nine
+                # terminals, the three hands of a triple ron); then the referee's CONFIRM.
+                for shown in _draw(before, event, clock):
+                    if isinstance(shown, HandLaidOpen):
+                        table.hands[shown.seat] = _laid_open(shown)
                 yield from show()
                 yield ButtonPress(clock, RefereeButton.CONFIRM)
                 continue
             case _:
                 continue
         yield from show()
+        if board and isinstance(event, StartKyoku):
+            yield _trays(state, clock)
     if clear_at_end and not table.empty:
         table = _Table()
         yield from show()
@@ -150,3 +170,17 @@ def _without_winning(concealed: tuple[Tile, ...], win: Hora) -> tuple[Tile, ...]
     if win.actor == win.target:
         rest.remove(win.pai if win.pai in rest else UNKNOWN)
     return tuple(rest)
+
+
+def _laid_open(shown: HandLaidOpen) -> tuple[tuple[SeenTile, ...], SeenTile | None]:
+    rest = list(shown.tiles)
+    if shown.winning is not None:
+        del rest[len(rest) - 1 - rest[::-1].index(shown.winning)]  # the last copy: the one set apart
+    return tuple(seen(t) for t in rest), None if shown.winning is None else seen(shown.winning)
+
+
+def _board_after(event: GameEvent, state: GameState, clock: float) -> Iterator[Observation]:
+    """The board's reading after a draw, an accepted riichi or a hand's end (before the table
+    shows anything of it). The one after a deal comes with the deal's indicator (below)."""
+    if isinstance(event, (Tsumo, ReachAccepted, EndKyoku)):
+        yield _trays(state, clock)

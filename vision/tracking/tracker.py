@@ -137,6 +137,7 @@ class Tracker:
         batch = Batch()
         for seat in Seat:
             self._pond(seat, batch, at)
+        for seat in Seat:  # after every pond: a call is matched with its discarder's removal
             self._melds(seat, batch, at)
         self._dora_row(batch, at)
         self._hands(batch, at)
