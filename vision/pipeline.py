@@ -167,7 +167,10 @@ class VisionSource:
         observations = self._tracker.update(reading)
         self._emit(observations)
         if self._watch is not None:
-            self._watch(frame, reading, observations)
+            try:
+                self._watch(frame, reading, observations)
+            except Exception:
+                log.exception("watching the frame at %.3f s failed", frame.timestamp)
 
     def _on_health(self, report: CameraLost | CameraRestored) -> None:
         if isinstance(report, CameraLost):

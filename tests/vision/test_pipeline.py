@@ -15,7 +15,7 @@ from table_app.domain.notation import parse_tiles
 from table_app.domain.seat import Seat
 from table_app.observations import CameraLost, CameraRestored, DoraRevealed, MeldAppeared, PondTileAdded
 from tests.vision.layout_reading import layout_reading
-from vision.pipeline import HealthRelay, VisionSource
+from vision.pipeline import HealthRelay, VisionSource, open_camera_pipeline
 from vision.reading import SeatReading, SeenTile, TableReading
 from vision.render.layout import MeldLayout, PondLayout, SeatLayout, TableLayout
 from vision.render.renderer import RenderOptions
@@ -180,3 +180,21 @@ def test_health_reported_before_the_start_is_posted_when_it_starts():
     assert posted.items[0] == CameraLost(1.0, "unplugged")
     relay(CameraRestored(2.0))
     assert posted.items[-1] == CameraRestored(2.0)
+
+
+def test_a_pipeline_opened_by_source_name_reports_a_broken_frame_and_survives_a_failing_watcher(tmp_path):
+    watched = []
+
+    def watch(frame, reading, posted):
+        watched.append(posted)
+        raise OSError("disk full")  # the debug view could not be written: the pipeline goes on
+
+    source = open_camera_pipeline(str(write_frames(tmp_path, [1, 1, None, 2, 2])), pond_from_pixel, watch=watch)
+    posted = run_to_the_end(source)
+    assert [type(o).__name__ for o in posted.items] == [
+        "PondTileAdded",
+        "CameraLost",
+        "CameraRestored",
+        "PondTileAdded",
+    ]
+    assert len(watched) == 4
