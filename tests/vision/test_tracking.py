@@ -144,11 +144,34 @@ def test_an_arm_over_a_pond_removes_nothing_and_what_it_hid_comes_after(camera):
     assert camera.frame(2) == [PondTileAdded(pytest.approx(camera.clock), Seat.S1, one("4s"))]
 
 
-def test_the_pond_losing_its_last_tile_is_a_removal(camera):
+def test_the_pond_losing_its_last_tile_with_no_call_is_a_removal_after_the_wait(camera):
     camera.set(0, pond=pond("1m7p"))
     camera.frame(2)
     camera.set(0, pond=pond("1m"))
-    assert camera.frame(2) == [PondTileRemoved(pytest.approx(camera.clock), Seat.S0, one("7p"))]
+    assert camera.frame(10) == []  # waiting for a meld that would have taken it
+    posted = camera.frame(25)
+    assert posted == [PondTileRemoved(pytest.approx(posted[0].at), Seat.S0, one("7p"))]
+    assert posted[0].at >= 3.0 + 0.4  # removal_wait_s after it was first settled without the tile
+
+
+def test_a_last_tile_missed_for_a_run_of_frames_then_back_posts_nothing(camera):
+    camera.set(0, pond=pond("1m7p"))
+    camera.frame(2)
+    camera.frame(2, seat0=SeatReading(pond=pond("1m")))  # a run of two frames missing it
+    assert camera.frame(40) == []
+    camera.set(0, pond=pond("1m7p3s"))
+    assert camera.frame(2) == [PondTileAdded(pytest.approx(camera.clock), Seat.S0, one("3s"))]
+
+
+def test_a_meld_settling_after_the_pond_shrank_still_comes_first(camera):
+    camera.set(0, pond=pond("1m4p"))
+    camera.frame(2)
+    camera.set(0, pond=pond("1m"))
+    assert camera.frame(3) == []  # the tile is in the caller's hand, the meld not laid yet
+    camera.set(1, melds=(called_meld(Seat.S1, Seat.S0, one("4p"), tiles("5p6p")),))
+    posted = camera.frame(2)
+    assert kinds(posted) == ["MeldAppeared", "PondTileRemoved"]
+    assert posted[1].tile == one("4p")
 
 
 def test_a_call_is_posted_before_the_tile_leaves_the_discarders_pond(camera):

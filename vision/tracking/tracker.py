@@ -6,8 +6,10 @@ Rules (``docs/vision.md``, "Tracking", says the same for readers of the docs):
   times the mean classifier confidence (a meld's or hand's: its weakest tile's);
 - an occluded zone holds its last state: an arm over a pond removes nothing;
 - a pond that grows reports each new tile in order; one that loses its last tile reports its
-  removal; a tile already reported and read differently later is not reported again (the
-  referee's console corrects tiles); any other shrinking is a misread until the table clears;
+  removal with the call that took it (after the meld), or alone once ``removal_wait_s`` passed
+  with no call; if the tile comes back first, nothing left the pond and nothing is reported; a
+  tile already reported and read differently later is not reported again (the referee's
+  console corrects tiles); any other shrinking is a misread until the table clears;
 - a new meld → ``MeldAppeared`` (see ``melds``), an added tile → ``MeldExtended``;
 - new dora indicators → ``DoraRevealed``; the ura row → ``UraIndicatorsRevealed``, before the
   win it belongs to: a riichi player's win with a tile set apart waits up to ``ura_wait_s``
@@ -63,6 +65,12 @@ def _hand_shape(hand: OpenHand) -> tuple[int, bool]:
     return len(hand[0]), hand[1] is not None
 
 
+@dataclass(frozen=True, slots=True)
+class _Removal:
+    tile: Tile
+    since: float  # the reading that first settled without it
+
+
 @dataclass
 class _SeatMemory:
     """What has been reported of one seat this hand."""
@@ -70,6 +78,7 @@ class _SeatMemory:
     pond: list[Tile] = field(default_factory=list)
     melds: list[tuple[int, int | None]] = field(default_factory=list)  # size and turned index of each
     extended: set[int] = field(default_factory=set)  # melds whose added tile was reported
+    removed: _Removal | None = None  # the pond's last tile left it: posted with the call that took it
     hand_shown: bool = False
     riichi: bool = False
     pond_unseen: bool = False  # the pond was out of view since its last reported change
@@ -139,6 +148,10 @@ class Tracker:
             self._pond(seat, batch, at)
         for seat in Seat:  # after every pond: a call is matched with its discarder's removal
             self._melds(seat, batch, at)
+        for seat in Seat:
+            removed = self._seats[seat].removed
+            if removed is not None and at - removed.since >= self.settings.removal_wait_s:
+                self._post_removal(seat, batch, at)  # no call took it: a misread withdrawn
         self._dora_row(batch, at)
         self._hands(batch, at)
         observations, self._turn = in_turn_order(batch, self._turn)
@@ -171,16 +184,29 @@ class Tracker:
             for index in range(reported, size):
                 voted = vote([frame[index] for frame in settled])
                 memory.pond.append(voted.tile)
+                if memory.removed is not None:
+                    if index == reported and voted.tile == memory.removed.tile:
+                        memory.removed = None  # back again: the frames had missed it, nothing left
+                        continue
+                    self._post_removal(seat, batch, at)
                 memory.riichi |= voted.sideways
                 batch.discards.setdefault(seat, []).append(
                     PondTileAdded(at, seat, voted.tile, voted.sideways, voted.confidence)
                 )
         elif size == reported - 1:
-            batch.removals.append(PondTileRemoved(at, seat, memory.pond.pop()))
+            if memory.removed is not None:
+                self._post_removal(seat, batch, at)
+            memory.removed = _Removal(memory.pond.pop(), at)
         else:
             return
         memory.pond_unseen = False
         self._hand_seen = True
+
+    def _post_removal(self, seat: Seat, batch: Batch, at: float) -> None:
+        memory = self._seats[seat]
+        assert memory.removed is not None
+        batch.removals.append(PondTileRemoved(at, seat, memory.removed.tile))
+        memory.removed = None
 
     # -- melds ------------------------------------------------------------------------------
 
@@ -225,11 +251,15 @@ class Tracker:
         assert meld.turned_from is not None
         assert meld.called is not None
         discarder = meld.turned_from
-        removal = next((r for r in batch.removals if r.seat == discarder), None)
-        if removal is not None:
-            batch.removals.remove(removal)
-            return Call(meld, discarder, removal)
         memory = self._seats[discarder]
+        if memory.removed is not None:
+            removal = PondTileRemoved(meld.at, discarder, memory.removed.tile)
+            memory.removed = None
+            return Call(meld, discarder, removal)
+        posted = next((r for r in batch.removals if r.seat == discarder), None)
+        if posted is not None:
+            batch.removals.remove(posted)
+            return Call(meld, discarder, posted)
         pending = batch.discards.get(discarder, [])
         last = pending[-1].tile if pending else (memory.pond[-1] if memory.pond else None)
         if memory.pond_unseen and (last is None or last.kind != meld.called.kind):
