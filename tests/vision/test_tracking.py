@@ -403,3 +403,36 @@ def test_confidence_of_a_meld_is_its_weakest_tile(camera):
     (appeared, *_) = camera.frame(2)
     assert appeared.confidence == pytest.approx(0.4)
     assert tile_of_kind(3) in appeared.tiles
+
+
+def test_tiles_read_face_down_are_not_posted_until_their_faces_are_read(camera):
+    """The referee takes no unknown tile in a discard, a meld, a hand or an indicator."""
+    back = seen(UNKNOWN)
+    camera.set(0, pond=(*pond("1m"), back))
+    camera.set(1, melds=(SeenMeld((seen(one("3z"), True), back, seen(one("3z"))), 0),))
+    camera.set(2, open_hand=(*(seen(t) for t in tiles("123m456p789s1122z")[:-1]), back), winning=seen(one("2z")))
+    camera.dora = (seen(one("1m")), back)
+    camera.ura = (back,)
+    posted = camera.frame(3)
+    assert posted == [PondTileAdded(pytest.approx(posted[0].at), Seat.S0, one("1m"))]
+    camera.set(0, pond=pond("1m4m"))
+    camera.set(1, melds=(called_meld(Seat.S1, Seat.S0, one("3z"), tiles("3z3z")),))
+    camera.set(2, open_hand=tuple(seen(t) for t in tiles("123m456p789s1122z")))
+    camera.dora = (seen(one("1m")), seen(one("8s")))
+    camera.ura = (seen(one("9p")),)
+    assert sorted(kinds(camera.frame(2))) == [
+        "DoraRevealed",
+        "HandLaidOpen",
+        "MeldAppeared",
+        "PondTileAdded",
+        "UraIndicatorsRevealed",
+    ]
+
+
+def test_a_closed_kan_whose_faces_read_as_backs_waits(camera):
+    back = seen(UNKNOWN)
+    camera.set(0, melds=(SeenMeld((back, back, back, back), None),))
+    assert camera.frame(3) == []
+    camera.set(0, melds=(SeenMeld((back, seen(one("9m")), seen(one("9m")), back), None),))
+    (kan,) = camera.frame(2)
+    assert kan.tiles == tiles("9m9m9m9m")

@@ -35,11 +35,14 @@ def _position(readings: Sequence[SeenMeld], index: int) -> VotedTile:
     return vote([m.tiles[index] for m in readings])
 
 
-def called_meld(owner: Seat, readings: Sequence[SeenMeld], at: float) -> MeldAppeared:
-    """A meld with a turned tile (``readings``: the confirming frames, all of one shape)."""
+def called_meld(owner: Seat, readings: Sequence[SeenMeld], at: float) -> MeldAppeared | None:
+    """A meld with a turned tile (``readings``: the confirming frames, all of one shape);
+    ``None`` while a tile reads face down (a ``Meld`` holds no unknown tile: the referee would stop)."""
     shape = readings[-1]
     assert shape.turned_at is not None
     voted = [_position(readings, i) for i in range(len(shape.tiles))]
+    if any(v.tile.is_unknown for v in voted):
+        return None
     called = voted[shape.turned_at]
     others = [v for i, v in enumerate(voted) if i != shape.turned_at]
     return MeldAppeared(
@@ -58,7 +61,9 @@ def closed_kan(owner: Seat, readings: Sequence[SeenMeld], at: float, red_fives: 
     shown = [i for i, seen in enumerate(shape.tiles) if not seen.face_down]
     if not shown:
         return None
-    faces = {i: _position(readings, i) for i in shown}
+    faces = {i: f for i in shown if not (f := _position(readings, i)).tile.is_unknown}
+    if not faces:
+        return None
     kind = vote([SeenTile(f.tile.plain, f.confidence) for f in faces.values()]).tile.kind
     red_left = red_fives and kind in RED_FIVE_KINDS and not any(f.tile.red for f in faces.values())
     tiles: list[Tile] = []

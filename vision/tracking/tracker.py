@@ -183,6 +183,8 @@ class Tracker:
         if size > reported:
             for index in range(reported, size):
                 voted = vote([frame[index] for frame in settled])
+                if voted.tile.is_unknown:
+                    break  # read face down: not a discard the referee can take, wait for its face
                 memory.pond.append(voted.tile)
                 if memory.removed is not None:
                     if index == reported and voted.tile == memory.removed.tile:
@@ -245,6 +247,8 @@ class Tracker:
             return kan
         # No tile turned and not a kan: the referee is asked what it is.
         voted = [vote([m.tiles[i] for m in readings]) for i in range(len(shape.tiles))]
+        if any(v.tile.is_unknown for v in voted):
+            return None
         return MeldAppeared(at, seat, tuple(v.tile for v in voted), None, None, min(v.confidence for v in voted))
 
     def _call(self, meld: MeldAppeared, batch: Batch) -> Call:
@@ -279,6 +283,8 @@ class Tracker:
                 return  # the hand before's indicator, not yet cleared away (or only just replaced)
             self._stale_dora = None
         fresh = shown[len(self._dora_reported) :]
+        known = next((i for i, v in enumerate(fresh) if v.tile.is_unknown), len(fresh))
+        fresh = fresh[:known]  # an indicator read face down is not one yet
         if not fresh:
             return
         observations = [DoraRevealed(at, v.tile, v.confidence) for v in fresh]
@@ -290,12 +296,13 @@ class Tracker:
 
     def _hands(self, batch: Batch, at: float) -> None:
         ura = self._ura.settled
-        ura_ready = not self._ura_reported and bool(ura[-1])
+        voted = [vote([frame[i] for frame in ura]) for i in range(len(ura[-1]))]
+        ura_ready = not self._ura_reported and bool(voted) and not any(v.tile.is_unknown for v in voted)
         if ura_ready:
-            voted = [vote([frame[i] for frame in ura]) for i in range(len(ura[-1]))]
             batch.ura = UraIndicatorsRevealed(at, tuple(v.tile for v in voted), min(v.confidence for v in voted))
         ready = [s for s in self._turn_order() if self._zones[s].hand.current[0] and not self._seats[s].hand_shown]
-        shown = [self._laid_open(seat, at) for seat in ready]
+        # A hand with a tile read face down waits for its face (the referee needs every tile).
+        shown = [h for h in (self._laid_open(seat, at) for seat in ready) if not any(t.is_unknown for t in h.tiles)]
         riichi_win = any(self._seats[h.seat].riichi and h.winning is not None for h in shown)
         if riichi_win and not self._ura_reported and not ura_ready:
             if self._win_waiting_since is None:
