@@ -203,10 +203,13 @@ def open_camera_pipeline(
     settings: TrackerSettings | None = None,
     *,
     watch: FrameWatcher | None = None,
+    resume: bool = False,
 ) -> VisionSource:
-    """A pipeline over the source named as in ``--source`` / the config's ``camera.source``."""
+    """A pipeline over the source named as in ``--source`` / the config's ``camera.source``
+    (``resume``: the referee already knows the table, see ``Tracker``)."""
     from vision.sources.open_source import open_source  # noqa: PLC0415  (OpenCV loads with it)
 
     health = HealthRelay()
     frames = open_source(source, report=health)
-    return VisionSource(frames, read, Tracker(settings or TrackerSettings()), health=health, watch=watch)
+    tracker = Tracker(settings or TrackerSettings(), resume=resume)
+    return VisionSource(frames, read, tracker, health=health, watch=watch)

@@ -40,8 +40,8 @@ def pond(text: str, sideways_at: int | None = None) -> tuple[SeenTile, ...]:
 class Camera:
     """Feeds a tracker readings, one per ``frame``, and collects what it posts."""
 
-    def __init__(self, settings: TrackerSettings | None = None) -> None:
-        self.tracker = Tracker(settings or TrackerSettings())
+    def __init__(self, settings: TrackerSettings | None = None, *, resume: bool = False) -> None:
+        self.tracker = Tracker(settings or TrackerSettings(), resume=resume)
         self.seats = [SeatReading() for _ in range(4)]
         self.dora: tuple[SeenTile, ...] = (seen(one("1m")),)
         self.ura: tuple[SeenTile, ...] = ()
@@ -436,3 +436,24 @@ def test_a_closed_kan_whose_faces_read_as_backs_waits(camera):
     camera.set(0, melds=(SeenMeld((back, seen(one("9m")), seen(one("9m")), back), None),))
     (kan,) = camera.frame(2)
     assert kan.tiles == tiles("9m9m9m9m")
+
+
+def test_a_resumed_tracker_takes_the_table_as_the_referee_knows_it_and_posts_what_changes():
+    cam = Camera(resume=True)
+    pon = called_meld(Seat.S2, Seat.S1, one("5z"), tiles("5z5z"))
+    cam.set(0, pond=pond("1m2m3m", sideways_at=2)).set(1, pond=pond("4p")).set(2, melds=(pon,))
+    assert cam.frame(4) == []  # all of it was journaled before the restart
+    cam.set(2, pond=pond("9s"), melds=(replace(pon, added=seen(one("5z"), True)),))
+    cam.dora = (seen(one("1m")), seen(one("6m")))
+    posted = cam.frame(2)
+    assert kinds(posted) == ["MeldExtended", "DoraRevealed", "PondTileAdded"]
+    cam.set(0, pond=()).set(1, pond=()).set(2, pond=(), melds=())
+    assert kinds(cam.frame(2)) == ["HandStarted"]
+
+
+def test_a_resumed_tracker_knows_a_riichi_player_from_the_pond_it_adopted():
+    cam = Camera(TrackerSettings(ura_wait_s=60), resume=True)
+    cam.set(3, pond=pond("1z2z", sideways_at=1))
+    cam.frame(2)
+    cam.set(3, open_hand=tuple(seen(t) for t in tiles("123m456p789s1122z")), winning=seen(one("2z")))
+    assert cam.frame(5) == []  # a riichi win: waiting for the ura indicators

@@ -108,7 +108,11 @@ class _SeatZones:
 
 
 class Tracker:
-    def __init__(self, settings: TrackerSettings = DEFAULT_SETTINGS) -> None:
+    """``resume``: the referee already holds what the table shows (the runtime restarted in the
+    middle of a game): each zone's first agreed state is taken as reported, without observations,
+    and only what changes after it is posted."""
+
+    def __init__(self, settings: TrackerSettings = DEFAULT_SETTINGS, *, resume: bool = False) -> None:
         self.settings = settings
         frames = settings.frames_to_confirm
         self._zones = tuple(_SeatZones(frames) for _ in Seat)
@@ -122,6 +126,8 @@ class Tracker:
         self._win_waiting_since: float | None = None
         self._held: list[HandLaidOpen] = []  # a riichi win waiting for its ura indicators
         self._turn = Turn()
+        zones = [f"{zone}{seat}" for seat in Seat for zone in ("pond", "melds", "hand")]
+        self._to_adopt: set[str] = {*zones, "dora", "ura"} if resume else set()
 
     def interrupted(self) -> None:
         """The frames stopped (the camera was lost): no run of readings spans the gap, and a
@@ -141,23 +147,56 @@ class Tracker:
         if not reading.dora_occluded:
             self._dora.push(reading.dora)
             self._ura.push(reading.ura)
-        if self._hand_seen and all(z.cleared for z in self._zones):
+        if self._to_adopt:
+            self._adopt()
+        if self._hand_seen and not self._to_adopt and all(z.cleared for z in self._zones):
             return self._new_hand(at)
         batch = Batch()
         for seat in Seat:
-            self._pond(seat, batch, at)
+            if f"pond{seat}" not in self._to_adopt:
+                self._pond(seat, batch, at)
         for seat in Seat:  # after every pond: a call is matched with its discarder's removal
-            self._melds(seat, batch, at)
+            if f"melds{seat}" not in self._to_adopt:
+                self._melds(seat, batch, at)
         for seat in Seat:
             removed = self._seats[seat].removed
             if removed is not None and at - removed.since >= self.settings.removal_wait_s:
                 self._post_removal(seat, batch, at)  # no call took it: a misread withdrawn
-        self._dora_row(batch, at)
-        self._hands(batch, at)
+        if "dora" not in self._to_adopt:
+            self._dora_row(batch, at)
+        if "ura" not in self._to_adopt and not any(f"hand{seat}" in self._to_adopt for seat in Seat):
+            self._hands(batch, at)
         observations, self._turn = in_turn_order(batch, self._turn)
         if observations:
             log.debug("%d observations at %.3f: %r", len(observations), at, observations)
         return observations
+
+    def _adopt(self) -> None:
+        """Take each zone that agreed for the first time as already reported (``resume``)."""
+        for seat in Seat:
+            zones, memory = self._zones[seat], self._seats[seat]
+            if f"pond{seat}" in self._to_adopt and zones.pond.ever_settled:
+                self._to_adopt.discard(f"pond{seat}")
+                pond = zones.pond.settled
+                voted = [vote([frame[i] for frame in pond]) for i in range(len(pond[-1]))]
+                memory.pond = [v.tile for v in voted]
+                memory.riichi = any(v.sideways for v in voted)
+            if f"melds{seat}" in self._to_adopt and zones.melds.ever_settled:
+                self._to_adopt.discard(f"melds{seat}")
+                melds = zones.melds.current
+                memory.melds = [(len(m.tiles), m.turned_at) for m in melds]
+                memory.extended = {i for i, m in enumerate(melds) if m.added is not None}
+            if f"hand{seat}" in self._to_adopt and zones.hand.ever_settled:
+                self._to_adopt.discard(f"hand{seat}")
+                memory.hand_shown = bool(zones.hand.current[0])
+            self._hand_seen |= bool(memory.pond or memory.melds or memory.hand_shown)
+        if "dora" in self._to_adopt and self._dora.ever_settled:
+            self._to_adopt.discard("dora")
+            dora = self._dora.settled
+            self._dora_reported = [vote([frame[i] for frame in dora]).tile for i in range(len(dora[-1]))]
+        if "ura" in self._to_adopt and self._ura.ever_settled:
+            self._to_adopt.discard("ura")
+            self._ura_reported = bool(self._ura.current)
 
     # -- the table between hands ----------------------------------------------------------
 

@@ -21,11 +21,13 @@ class ZoneWindow(Generic[Value]):
         self._recent: deque[Value] = deque(maxlen=frames)
         self._shape = shape
         self.settled: tuple[Value, ...] = (empty,)  # the run of readings the zone last agreed on
+        self.ever_settled = False  # a run of readings agreed at least once (not just the empty start)
 
     def push(self, value: Value) -> None:
         self._recent.append(value)
         if len(self._recent) == self._recent.maxlen and len({self._shape(v) for v in self._recent}) == 1:
             self.settled = tuple(self._recent)
+            self.ever_settled = True
 
     def interrupt(self) -> None:
         """The frames stopped (camera lost): readings before and after are not consecutive."""
