@@ -14,6 +14,7 @@ from typing import Any
 from table_app.cli.web_command import TOKEN_VARIABLE
 from table_app.rules.mjai_codec import encode_event
 from table_app.runtime.app import Runtime, build_runtime
+from table_app.runtime.camera import camera_pipeline
 from table_app.runtime.config import load_config
 from table_app.runtime.ports import CoreUpdate
 from table_app.runtime.web_attach import attach_web
@@ -57,7 +58,7 @@ class _EventEcho:
 def run(args: argparse.Namespace) -> int:
     config = load_config(args.config)
     echo = _EventEcho(printing=args.echo_events)
-    runtime = build_runtime(config, listeners=(echo,))
+    runtime = build_runtime(config, vision=camera_pipeline, listeners=(echo,))
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())

@@ -1,5 +1,6 @@
 """``jantaku vision``: the camera side. ``vision detect IMAGE`` finds and reads tiles in a photo;
-``vision calibrate`` and ``vision markers`` (in :mod:`table_app.cli.vision_calibrate_command`)."""
+``vision calibrate`` and ``vision markers`` (in :mod:`table_app.cli.vision_calibrate_command`);
+``vision watch`` (in :mod:`table_app.cli.vision_watch_command`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from table_app.cli import vision_calibrate_command, vision_enroll_command, vision_eval_command
+from table_app.cli import vision_calibrate_command, vision_enroll_command, vision_eval_command, vision_watch_command
 
 EXAMPLES = """examples:
   jantaku vision detect table.jpg
@@ -21,7 +22,7 @@ EXAMPLES = """examples:
 def register(commands: Any) -> None:
     parser = commands.add_parser(
         "vision",
-        help="camera tools: detect tiles, score detection, enroll a tile set, calibrate the camera",
+        help="camera tools: detect tiles, score detection, enroll a tile set, calibrate the camera, watch the table",
         description="Camera tools.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -42,6 +43,7 @@ def register(commands: Any) -> None:
     vision_calibrate_command.register(actions)
     vision_eval_command.register(actions)
     vision_enroll_command.register(actions)
+    vision_watch_command.register(actions)
     parser.set_defaults(run=run)
 
 
@@ -58,6 +60,8 @@ def run(args: argparse.Namespace) -> int:
         return vision_enroll_command.run_enroll(args)
     if args.action == "enroll-sheet":
         return vision_enroll_command.run_sheet(args)
+    if args.action == "watch":
+        return vision_watch_command.run_watch(args)
     return run_detect(args)
 
 

@@ -25,6 +25,7 @@ from table_app.interpret import crosscheck, moves
 from table_app.interpret.acceptance import accept, ask
 from table_app.interpret.deal import deal, four_winds
 from table_app.interpret.session import Decision, Question, RefereeSession
+from table_app.interpret.uncertain import confirm_uncertain
 from table_app.observations import (
     ButtonPress,
     CameraLost,
@@ -65,6 +66,10 @@ Proposal = tuple[GameEvent, ...] | Question
 
 
 def step(session: RefereeSession, observation: Observation) -> Decision:
+    return confirm_uncertain(session, observation, _step(session, observation))
+
+
+def _step(session: RefereeSession, observation: Observation) -> Decision:
     said: tuple[Announcement, ...] = ()
     match observation:
         case LinkChanged():

@@ -28,6 +28,7 @@ class TableSetup:
     profile: RuleProfile = TENHOU
     names: tuple[str, ...] = ("", "", "", "")
     first_dealer: Seat = Seat.S0
+    confidence_floor: float = 0.6  # a camera reading below it is taken, then put to the referee to confirm
 
 
 @dataclass(frozen=True, slots=True)

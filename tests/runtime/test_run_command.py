@@ -42,11 +42,11 @@ def test_a_bad_config_exits_2_naming_the_key(tmp_path, capsys):
     assert "table.profile: unknown profile 'wrc'" in capsys.readouterr().err
 
 
-def test_a_camera_without_a_vision_pipeline_is_refused(tmp_path, capsys):
+def test_a_camera_without_its_calibration_is_refused(tmp_path, capsys):
     config = tmp_path / "table.toml"
     config.write_text('[table]\ndb = "t.db"\n[camera]\nsource = "picamera2"\n', encoding="utf-8")
     assert main(["run", "--config", str(config)]) == 2
-    assert "camera.source: no vision pipeline" in capsys.readouterr().err
+    assert "camera.calibration: a camera needs its calibration file" in capsys.readouterr().err
 
 
 def test_panel_buttons_become_observations():
