@@ -12,6 +12,7 @@ import logging
 from dataclasses import dataclass, replace
 
 from table_app.announce.announcement import Announcement, AnnouncementKind, announce
+from table_app.domain.errors import InputError
 from table_app.interpret.session import Question, RefereeSession
 from table_app.rules.events import (
     Ankan,
@@ -81,7 +82,9 @@ def accept(session: RefereeSession, proposals: tuple[GameEvent, ...]) -> Accepte
                 break
         try:
             after = apply(game, event)
-        except ImpossibleEventError as error:
+        except (ImpossibleEventError, InputError) as error:
+            # A reading the state cannot take (a meld with a tile nobody could hold, a tile the
+            # hand does not have) is put to the referee; it must never stop the core thread.
             logger.warning("cannot follow %r: %s", event, error)
             session, question = ask(
                 session, Question(0, None, f"cannot follow the game: {error}", ("misread: ignore",), ((),))

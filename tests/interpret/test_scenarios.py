@@ -25,7 +25,7 @@ from table_app.observations import (
     RefereeButton,
     TraysRead,
 )
-from table_app.rules.events import Chombo, Dahai, Tsumo
+from table_app.rules.events import Ankan, Chombo, Dahai, Tsumo
 from table_app.runtime.log_feed import FeedOptions, log_observations
 from tests.interpret.helpers import Table
 
@@ -210,3 +210,13 @@ def test_a_new_deal_signal_mid_hand_does_not_swallow_the_next_dora_indicator():
     assert not table.session.awaiting_deal
     table.see(DoraRevealed(2.0, parse_mjai("9s")))
     assert table.hand.dora_markers == (parse_mjai("5s"), parse_mjai("9s"))
+
+
+def test_a_closed_kan_read_with_unknown_tiles_is_put_to_the_referee_not_a_crash():
+    table = Table()
+    table.deal(parse_mjai("5s"))
+    said = table.see(MeldAppeared(2.0, Seat.S0, (UNKNOWN, M3, M3, UNKNOWN), None, None))
+    assert not any(isinstance(e, Ankan) for e in table.events)  # a kan the state cannot hold is not taken
+    assert [a.kind for a in said] == [AnnouncementKind.QUESTION]
+    assert "meld tiles must be known" in said[0].text_param("topic")
+    assert table.session.question is not None
