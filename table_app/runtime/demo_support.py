@@ -44,7 +44,8 @@ def demo_config(
         camera=CameraConfig(camera) if camera is not None else None,
         link=None,
         panel=None,
-        feed=FeedConfig(log, pace_s, trays=False, simulate_board=True),
+        # With a camera, the rendered world brings the board (on its own clock) with it.
+        feed=FeedConfig(log, pace_s, trays=False, simulate_board=camera is None),
     )
 
 
