@@ -114,12 +114,17 @@ def classifier_pipeline(world: RenderedGameSource, calibration: Calibration) -> 
     """The real vision pipeline over the world: table reader with the ONNX classifier, tracker."""
     # Imported here: the reader, tracker and pipeline are their own branches' (vision), and
     # the ONNX runtime is loaded only when a demo with a camera starts.
-    from vision.pipeline import VisionSource  # noqa: PLC0415
-    from vision.table_reader import TableReader  # noqa: PLC0415
-    from vision.tracking import Tracker  # noqa: PLC0415
-
     from vision.classifier import OnnxTileClassifier  # noqa: PLC0415
 
+    try:
+        from vision.pipeline import VisionSource  # noqa: PLC0415
+        from vision.table_reader import TableReader  # noqa: PLC0415
+        from vision.tracking import Tracker  # noqa: PLC0415
+    except ModuleNotFoundError as error:
+        raise ConfigError(
+            "camera.source",
+            f"the vision pipeline is not in this build ({error.name} is missing): play the camera from the log instead (jantaku demo --camera log)",
+        ) from error
     source: ObservationSource = VisionSource(world, TableReader(calibration, OnnxTileClassifier()).read, Tracker())
     return source
 
