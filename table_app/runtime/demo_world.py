@@ -123,7 +123,8 @@ def classifier_pipeline(world: RenderedGameSource, calibration: Calibration) -> 
     except ModuleNotFoundError as error:
         raise ConfigError(
             "camera.source",
-            f"the vision pipeline is not in this build ({error.name} is missing): play the camera from the log instead (jantaku demo --camera log)",
+            f"the vision pipeline is not in this build ({error.name} is missing): "
+            "play the camera from the log instead (jantaku demo --camera log)",
         ) from error
     source: ObservationSource = VisionSource(world, TableReader(calibration, OnnxTileClassifier()).read, Tracker())
     return source

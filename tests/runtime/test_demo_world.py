@@ -118,9 +118,8 @@ def test_the_referee_confirms_a_hand_end_once_the_world_moves_past_it(tmp_path):
     assert confirms_at == [len(world.scenes) - 1]  # the last scene: the table cleared after the hand
     assert world.scenes[confirms_at[0] - 1].layout == world.scenes[confirms_at[0] - 2].layout  # the end shown
     assert sum(isinstance(o, HandStarted) for o in posted) == 2  # a cleared table before and after the hand
-    assert world.finished.is_set() is False
-    assert world.read() is None
     assert world.finished.is_set()
+    assert world.read() is None
 
 
 def test_the_world_refuses_another_camera_source(tmp_path):

@@ -28,7 +28,7 @@ from vision.render.layout import TableLayout
 from vision.render.placement import PlacedTile, place_tiles
 from vision.tile_art import ArtStyle, TileArt, load_tile_art
 
-_NOISE_FIELDS = 3  # frames cycle through these (with a per-frame gain): noise differs frame to frame
+_NOISE_SLACK_PX = 64  # each frame takes the noise field at its own offset: noise differs frame to frame
 _SHADOW_MARGIN_PX = 10
 _MARKER_CORNERS = ((-1, 1), (1, 1), (1, -1), (-1, -1))  # a marker's corners as its image reads, table axes
 _SPRITE_CACHE_LIMIT = 4000  # sprites of tiles no longer on the table are dropped beyond this
@@ -78,8 +78,7 @@ class TableCamera:
         self._art: TileArt = load_tile_art(options.style)
         rng = np.random.default_rng([options.seed, 1])
         self.background = self._draw_background(table, rng)
-        noise_rng = np.random.default_rng([options.seed, 2])
-        self._noise = [self._noise_pair(noise_rng) for _ in range(_NOISE_FIELDS)]
+        self._plus, self._minus = self._noise_pair(np.random.default_rng([options.seed, 2]))
         self._sprites: dict[tuple[int, float, float, float, bool], _Sprite] = {}
         self._composed_key: tuple[TableLayout, int] | None = None
         self._composed = self.background
@@ -88,7 +87,10 @@ class TableCamera:
         """The image (uint8 BGR) of ``layout`` during ``hand``, as frame ``index`` shows it."""
         table = self.table_image(layout, hand)
         rng = np.random.default_rng([self.options.seed, 3, index])
-        plus, minus = self._noise[index % _NOISE_FIELDS]
+        width, height = self.options.size
+        dx, dy = (int(v) for v in rng.integers(0, _NOISE_SLACK_PX, 2))
+        plus = self._plus[dy : dy + height, dx : dx + width]
+        minus = self._minus[dy : dy + height, dx : dx + width]
         noisy = cv2.subtract(cv2.add(table, plus), minus)
         gain, bias = float(rng.uniform(0.97, 1.03)), float(rng.uniform(-3.0, 3.0))
         return np.asarray(cv2.convertScaleAbs(noisy, alpha=gain, beta=bias))
@@ -191,8 +193,8 @@ class TableCamera:
 
     def _noise_pair(self, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         width, height = self.options.size
-        grain = rng.normal(0.0, self.options.noise_sigma, (height, width, 1)).astype(np.float32)
-        grain = np.repeat(grain, 3, axis=2) + rng.normal(0.0, 1.0, (height, width, 3)).astype(np.float32)
+        shape = (height + _NOISE_SLACK_PX, width + _NOISE_SLACK_PX, 3)
+        grain = rng.normal(0.0, self.options.noise_sigma, shape).astype(np.float32)
         return np.clip(grain, 0, 255).astype(np.uint8), np.clip(-grain, 0, 255).astype(np.uint8)
 
 

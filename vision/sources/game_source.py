@@ -90,7 +90,12 @@ class RenderedGameSource:
 
     @property
     def ended(self) -> bool:
-        return self._closed or (self._index == len(self._scenes) - 1 and self._shown >= self._frames_per_scene)
+        ended = self._closed or (self._index == len(self._scenes) - 1 and self._shown >= self._frames_per_scene)
+        if ended:
+            # A consumer asks once it is done with the last frame (``iterate_frames`` does):
+            # everything the world showed has been read.
+            self.finished.set()
+        return ended
 
     def board_time(self) -> float:
         """The board script's clock as the world stands: the scene on view's (before the first: -1)."""
@@ -114,7 +119,6 @@ class RenderedGameSource:
 
     def read(self) -> Frame | None:
         if self.ended:
-            self.finished.set()
             return None
         if self._min_interval_s:
             self._wait_until(self._last_read + self._min_interval_s)
