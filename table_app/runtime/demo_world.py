@@ -17,13 +17,14 @@ reads it, so the demo is as fast as the machine and never skips an act.
 
 from __future__ import annotations
 
+import bisect
 import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from firmware_bridge.sim_script import TableScript, parse_script
-from table_app.observations import ButtonPress, HandStarted, RefereeButton
+from firmware_bridge.sim_script import TableScript, TableState, apply_step, parse_script
+from table_app.observations import ButtonPress, HandStarted, Observation, RefereeButton, TraysRead
 from table_app.rules.check import profile_for_log
 from table_app.rules.events import GameEvent
 from table_app.rules.profiles import RuleProfile
@@ -48,7 +49,7 @@ PipelineBuilder = Callable[[RenderedGameSource, Calibration], ObservationSource]
 @dataclass(frozen=True, slots=True)
 class WorldOptions:
     frames_per_scene: int = 3  # the tracker confirms a change after two frames
-    board_settle_s: float = 0.1  # a scene that moves the board stays this long: pty + link + debounce
+    board_settle_s: float = 2.0  # the longest a scene that moves the board waits for the link's reading
     hand_started: bool = False  # the referee posts HandStarted at a cleared table (the tracker does)
 
 
@@ -76,6 +77,43 @@ class WorldReferee:
             post(HandStarted(at))
 
 
+class BoardWatch:
+    """What the board should read at each moment of its script, and whether the link has posted
+    it yet: the world holds a scene that moved the board until it has (the pty, the link's
+    debounce and a loaded machine take what they take)."""
+
+    def __init__(self, script: TableScript) -> None:
+        state = TableState()
+        self._times: list[float] = []
+        self._states: list[TableState] = []
+        for step in script.steps:
+            state = apply_step(state, step, f"{script.source}:{step.line}")
+            self._times.append(step.at)
+            self._states.append(state)
+        self._last: TraysRead | None = None
+
+    def forward(self, post: Post) -> Post:
+        """``post`` for the board's link, noting each reading on its way to the core."""
+
+        def seen(observation: Observation) -> None:
+            post(observation)  # the core has it before the world moves on
+            if isinstance(observation, TraysRead):
+                self._last = observation
+
+        return seen
+
+    def settled(self, at: float) -> bool:
+        """The link's last reading is the table as the script has it at ``at``."""
+        index = bisect.bisect_right(self._times, at) - 1
+        expected = self._states[index] if index >= 0 else TableState()
+        last = self._last
+        return (
+            last is not None
+            and tuple(last.points) == tuple(expected.points)
+            and (last.deposit, last.wall, last.kans) == (expected.deposit, expected.wall, expected.kans)
+        )
+
+
 class DemoWorld:
     """The whole table of the demo as one source: board, referee and the pipeline over the world."""
 
@@ -85,11 +123,13 @@ class DemoWorld:
         pipeline: ObservationSource,
         board: SimulatedBoardSource,
         referee: WorldReferee,
+        watch: BoardWatch | None = None,
     ) -> None:
         self.world = world
         self.pipeline = pipeline
         self.board = board
         self.referee = referee
+        self.watch = watch
         world.on_scene(referee)
 
     @property
@@ -98,7 +138,8 @@ class DemoWorld:
 
     def start(self, post: Post) -> None:
         self.referee.start(post)
-        self.board.start(post)  # the world's first scene waits for the link's handshake
+        # The world's first scene waits for the link's handshake.
+        self.board.start(self.watch.forward(post) if self.watch is not None else post)
         self.pipeline.start(post)
 
     def stop(self) -> None:
@@ -143,10 +184,12 @@ def rendered_world(
         game = feed_game(config.feed)
         profile = profile_for_log(config.profile, game.rules)
         script = board_script(game.events, profile, f"{config.feed.log} (board script)")
-        world = world_source(game.events, profile, script, options, pace_s=config.feed.pace_s)
+        watch = BoardWatch(script)
+        world = world_source(game.events, profile, script, options, pace_s=config.feed.pace_s, watch=watch)
         calibration = calibrate(world.first_image())  # from the corner markers, as at a real table
         board = SimulatedBoardSource(script, script_clock=world.board_time)
-        return DemoWorld(world, pipeline(world, calibration), board, WorldReferee(hand_started=options.hand_started))
+        referee = WorldReferee(hand_started=options.hand_started)
+        return DemoWorld(world, pipeline(world, calibration), board, referee, watch)
 
     return make
 
@@ -158,9 +201,11 @@ def world_source(
     options: WorldOptions = WorldOptions(),
     *,
     pace_s: float = 0.0,
+    watch: BoardWatch | None = None,
 ) -> RenderedGameSource:
     """The game's scenes filmed by the fixed camera, each act taking at least ``pace_s``;
-    ``script`` is the board's (``board_script``): scenes that move it stay until it has moved."""
+    ``script`` is the board's (``board_script``): scenes that move it stay until ``watch`` says
+    the link has read the move (without a watch: ``board_settle_s``)."""
     scenes = game_scenes(events, profile)
     return RenderedGameSource(
         scenes,
@@ -169,6 +214,7 @@ def world_source(
         min_interval_s=pace_s / options.frames_per_scene,
         board_steps=[step.at for step in script.steps],
         board_settle_s=options.board_settle_s,
+        board_settled=watch.settled if watch is not None else None,
         lead_in_s=BOARD_LEAD_IN_S,
     )
 

@@ -121,7 +121,32 @@ def test_a_scene_that_moves_the_board_stays_until_the_board_has_moved(camera, sc
     assert source.board_time() == -1.0
     while not source.ended:
         source.read()
-    assert time.slept == [1.5, 0.25]  # the first scene's lead-in, the moving scene's hold
+    # The first scene's lead-in and its board move (the walls rising), the moving scene's hold.
+    assert time.slept == [1.5, 0.25, 0.25]
+
+
+def test_a_scene_that_moves_the_board_waits_only_until_the_board_has_been_read(camera, scenes):
+    time = FakeTime()
+    asked: list[float] = []
+
+    def settled(at: float) -> bool:
+        asked.append(at)
+        return len(asked) % 3 == 0  # the link's reading comes on the third look
+
+    source = RenderedGameSource(
+        scenes[:3],
+        camera,
+        frames_per_scene=1,
+        board_steps=[0.0],
+        board_settle_s=5.0,
+        board_settled=settled,
+        clock=time.clock,
+        sleep=time.sleep,
+    )
+    while not source.ended:
+        source.read()
+    assert asked == [scenes[0].board_at] * 3
+    assert time.slept == [0.005, 0.005]
 
 
 def test_pacing_spaces_the_frames(camera, scenes):

@@ -9,9 +9,10 @@ and tells its listeners (``on_scene``) as each scene comes into view: the refere
 at a hand's end is pressed there, after every frame of the scene before has been read.
 
 A scene that moves the board (its script has a step between the last scene's time and this
-one's) stays on view at least ``board_settle_s``, so the board's reading reaches the referee
-over the pty and the link before the next act; the first scene stays ``lead_in_s`` (the link's
-handshake). ``min_interval_s`` paces the frames for watching in real time.
+one's) stays on view until the board's reading has reached the referee over the pty and the
+link (``board_settled(board_at)``, asked every few ms, for at most ``board_settle_s``; without
+it, for ``board_settle_s``), so the next act never comes before the board's; the first scene stays
+``lead_in_s`` (the link's handshake). ``min_interval_s`` paces the frames for watching.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ log = logging.getLogger(__name__)
 
 SceneListener = Callable[[Scene, float], None]  # the scene coming into view, and the frame's time
 _LAYOUTS_KEPT = 64  # frames whose layout ``layout_at`` still answers for
+_BOARD_POLL_S = 0.005
 
 
 class RenderedGameSource:
@@ -46,6 +48,7 @@ class RenderedGameSource:
         min_interval_s: float = 0.0,
         board_steps: Sequence[float] = (),
         board_settle_s: float = 0.1,
+        board_settled: Callable[[float], bool] | None = None,
         lead_in_s: float = 0.0,
         report: HealthReport | None = None,
         clock: Clock = time.monotonic,
@@ -61,6 +64,8 @@ class RenderedGameSource:
         self._min_interval_s = min_interval_s
         self._board_steps = sorted(board_steps)
         self._board_settle_s = board_settle_s
+        self._board_settled = board_settled
+        self._board_moved = False  # the scene on view moved the board: wait for it before the next
         self._lead_in_s = lead_in_s
         self._clock = clock
         self._sleep = sleep
@@ -70,6 +75,7 @@ class RenderedGameSource:
         self._index = -1  # the scene on view (-1: none yet)
         self._shown = 0  # frames of it delivered
         self._frames = 0  # frames delivered in all (seeds each frame's noise)
+        self._lead_in_until = 0.0
         self._hold_until = 0.0
         self._last_read = float("-inf")
         self._closed = False
@@ -123,7 +129,7 @@ class RenderedGameSource:
         if self._min_interval_s:
             self._wait_until(self._last_read + self._min_interval_s)
         if self._index < 0 or self._shown >= self._frames_per_scene:
-            self._wait_until(self._hold_until)
+            self._hold()
             self._enter(self._index + 1)
         scene = self._scenes[self._index]
         image = self.camera.frame(scene.layout, scene.hand, self._frames)
@@ -148,11 +154,24 @@ class RenderedGameSource:
         self._shown = 0
         scene = self._scenes[index]
         now = self._clock()
-        if index == 0:
-            self._hold_until = now + self._lead_in_s
-        elif self._moves_board(before, scene.board_at):
-            self._hold_until = now + self._board_settle_s
+        self._board_moved = self._moves_board(before, scene.board_at)
+        self._lead_in_until = now + (self._lead_in_s if index == 0 else 0.0)
+        self._hold_until = self._lead_in_until + (self._board_settle_s if self._board_moved else 0.0)
         log.debug("scene %d (hand %d, board %.1f)", index, scene.hand, scene.board_at)
+
+    def _hold(self) -> None:
+        """Before the next scene: the lead-in, and the board's reading of the scene on view."""
+        self._wait_until(self._lead_in_until)
+        settled = self._board_settled
+        if not self._board_moved or settled is None:
+            self._wait_until(self._hold_until)
+            return
+        at = self._scenes[self._index].board_at
+        while not settled(at):
+            if self._clock() >= self._hold_until:
+                log.warning("scene %d: the board's reading has not come in %.1f s", self._index, self._board_settle_s)
+                return
+            self._sleep(_BOARD_POLL_S)
 
     def _moves_board(self, before: float, after: float) -> bool:
         steps = self._board_steps
