@@ -97,7 +97,7 @@ class BoardWatch:
 
         def seen(observation: Observation) -> None:
             post(observation)  # the core has it before the world moves on
-            if isinstance(observation, TraysRead):
+            if isinstance(observation, TraysRead) and observation.plausible:  # the core uses only these
                 self._last = observation
 
         return seen
