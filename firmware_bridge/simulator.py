@@ -8,6 +8,7 @@ port) live in sim_transport.py and fake_port.py and only move bytes.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from firmware_bridge.calibration import TableCalibration, default_calibration
@@ -78,8 +79,13 @@ class TableSimulator:
         heartbeat_interval_s: float = 1.0,
         announce_interval_s: float | None = None,
         adc_jitter: int = 3,
+        script_clock: Callable[[], float] | None = None,
     ) -> None:
         self._script = script or builtin_script()
+        # The script's own clock (seconds from the script's zero), when its steps follow
+        # something other than the board's time: the demo's rendered world, which moves only as
+        # fast as the vision pipeline reads it. The board's heartbeats and snapshots keep ``now``.
+        self._script_clock = script_clock
         self._calibration = calibration or default_calibration()
         self._limits = limits or GameLimits()
         self._denominations = tuple(slot.denomination for slot in self._calibration.trays[0])
@@ -184,8 +190,12 @@ class TableSimulator:
     # -- the table ---------------------------------------------------------------------------
     def _advance_script(self, now: float, out: bytearray, *, send: bool) -> None:
         script = self._script
+        if self._script_clock is not None:
+            now, origin = self._script_clock(), 0.0
+        else:
+            origin = self._started_at
         while True:
-            base = self._started_at + self._cycle * (script.loop_after_s or 0.0)
+            base = origin + self._cycle * (script.loop_after_s or 0.0)
             if self._index < len(script.steps):
                 step = script.steps[self._index]
                 if base + step.at > now:

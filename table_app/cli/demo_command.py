@@ -1,10 +1,12 @@
 """``jantaku demo``: the main job with no hardware.
 
-A real game (shipped, or ``--log``) is played as the table would show it: the board side by the
-table simulator over a pty, read by the real serial link; the referee core judges every act,
-journals it in SQLite and announces it; the display, overlay and console are served on
-http://127.0.0.1:8080. Until vision's layout and tracking turn frames into observations, the
-camera's observations come from the log's public events (``docs/runtime.md``: the log feed).
+A real game (shipped, or ``--log``) is played as the table would show it: the camera side by
+the synthetic renderer (a fixed camera over the table, corner markers and all) read by the
+real vision pipeline, the board side by the table simulator over a pty, read by the real serial
+link, in step with the camera; the referee core judges every act, journals it in SQLite and
+announces it; the display, overlay and console are served on http://127.0.0.1:8080.
+``--camera log`` plays the camera's observations straight from the log's public events
+instead (``docs/runtime.md``: the log feed).
 """
 
 from __future__ import annotations
@@ -24,16 +26,19 @@ from table_app.demo_data import DEMO_LOG
 from table_app.logs.reader import read_log
 from table_app.runtime.app import build_runtime
 from table_app.runtime.demo_support import check_against_log, demo_config, play_to_the_end
+from table_app.runtime.demo_world import RENDERER, classifier_pipeline, rendered_world
 from table_app.runtime.web_attach import attach_web
 
 EXAMPLES = """examples:
   jantaku demo                       # watch on http://127.0.0.1:8080 (overlay: /overlay)
   jantaku demo --fast --headless --check
-  jantaku demo --log game.mjlog --port 8081"""
+  jantaku demo --log game.mjlog --port 8081
+  jantaku demo --camera log          # the camera's observations from the log, no rendering"""
 
 NORMAL_PACE_S = 0.5  # seconds per act: a brisk real game
 FAST_PACE_S = 0.01  # as fast as the pty and the link keep up
 GAME_TIMEOUT_S = 3600.0
+LOG_CAMERA = "log"
 
 
 def register(commands: Any) -> None:
@@ -48,6 +53,12 @@ def register(commands: Any) -> None:
         "--log", type=Path, default=DEMO_LOG, metavar="FILE", help="a game log (default: the shipped one)"
     )
     parser.add_argument("--fast", action="store_true", help="play as fast as possible")
+    parser.add_argument(
+        "--camera",
+        choices=(RENDERER, LOG_CAMERA),
+        default=RENDERER,
+        help="renderer: frames drawn and read by the vision pipeline (default); log: the log's events as the camera",
+    )
     parser.add_argument("--headless", action="store_true", help="no web server; print the final scores at the end")
     parser.add_argument("--check", action="store_true", help="compare every hand with the log; exit 1 on a mismatch")
     parser.add_argument("--db", type=Path, metavar="PATH", help="journal file to keep (default: a temporary one)")
@@ -63,11 +74,14 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"{args.log}: no game to play")
     with tempfile.TemporaryDirectory(prefix="jantaku-demo-") as scratch:
         db = args.db or Path(scratch) / "demo.sqlite"
-        config = demo_config(args.log, db, pace_s=FAST_PACE_S if args.fast else NORMAL_PACE_S)
-        runtime = build_runtime(config, out=sys.stdout)
-        print(
-            "camera: the log's public events stand in for the camera (vision layout is not built yet)", file=sys.stderr
-        )
+        pace_s = FAST_PACE_S if args.fast else NORMAL_PACE_S
+        if args.camera == RENDERER:
+            config = demo_config(args.log, db, pace_s=pace_s, camera=RENDERER)
+            runtime = build_runtime(config, vision=rendered_world(classifier_pipeline), out=sys.stdout)
+            print("camera: the game rendered on a table, read by the vision pipeline", file=sys.stderr)
+        else:
+            runtime = build_runtime(demo_config(args.log, db, pace_s=pace_s), out=sys.stdout)
+            print("camera: the log's public events stand in for the camera (--camera log)", file=sys.stderr)
         server = None
         if not args.headless:
             token = args.token or os.environ.get(TOKEN_VARIABLE) or secrets.token_urlsafe(12)

@@ -104,7 +104,7 @@ def _wait(args: argparse.Namespace, runtime: Any, echo: _EventEcho, stop: thread
         if deadline is not None and waited >= deadline:
             return
         if args.until_end and (
-            echo.game_over.is_set() or (runtime.feed is not None and runtime.feed.finished.is_set())
+            echo.game_over.is_set() or (runtime.finished is not None and runtime.finished.is_set())
         ):
             runtime.core.drain()
             return

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from firmware_bridge.observations import CommandAnswer, LinkState, LinkStatus, TrayReading
@@ -146,10 +146,13 @@ class FeedSource:
 
 class SimulatedBoardSource:
     """The sensor board played by the table simulator over a pty, read by the real link: the
-    board's side of ``jantaku demo``. The script's clock starts when this source starts."""
+    board's side of ``jantaku demo``. The script's clock starts when this source starts, unless
+    ``script_clock`` gives it (the demo's rendered world: the board follows the world's steps)."""
 
-    def __init__(self, script: TableScript, snapshot_s: float = 0.02) -> None:
-        self._simulator = TableSimulator(script, snapshot_interval_s=snapshot_s)
+    def __init__(
+        self, script: TableScript, snapshot_s: float = 0.02, script_clock: Callable[[], float] | None = None
+    ) -> None:
+        self._simulator = TableSimulator(script, snapshot_interval_s=snapshot_s, script_clock=script_clock)
         self.server: PtyTableServer | None = None
         self._link: LinkSource | None = None
 

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import logging
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO, runtime_checkable
 
 from firmware_bridge.calibration_file import load_calibration
 from firmware_bridge.sim_script import ScriptError, TableScript, parse_script
@@ -41,6 +42,15 @@ BOARD_LEAD_IN_S = 1.5  # the link's handshake with the simulated board comes bef
 VisionFactory = Callable[[CameraConfig, TableConfig], ObservationSource]
 
 
+@runtime_checkable
+class FiniteSource(Protocol):
+    """A source that runs out (a log feed, the demo's rendered world): ``finished`` is set when
+    it has posted everything it had."""
+
+    @property
+    def finished(self) -> threading.Event: ...
+
+
 @dataclass
 class Runtime:
     config: TableConfig
@@ -49,6 +59,7 @@ class Runtime:
     sources: list[ObservationSource] = field(default_factory=list)
     feed: FeedSource | None = None
     speaker: EspeakSpeaker | None = None
+    finished: threading.Event | None = None  # a finite source (the feed, a rendered world) has run out
 
     def start(self) -> Runtime:
         self.core.start()
@@ -113,8 +124,14 @@ def _wire(
     if config.camera is not None:
         if vision is None:
             raise ConfigError("camera.source", "no vision pipeline is installed in this build (use [feed] meanwhile)")
-        runtime.sources.append(vision(config.camera, config))
-    if observations is not None and config.feed is not None:
+        camera = vision(config.camera, config)
+        runtime.sources.append(camera)
+        if isinstance(camera, FiniteSource):
+            runtime.finished = camera.finished
+    # With a camera and no simulated board from the feed, the camera's source plays the whole
+    # table (the demo's rendered world brings its own board): the feed has nothing to post.
+    feed_plays = config.camera is None or (config.feed is not None and config.feed.simulate_board)
+    if observations is not None and config.feed is not None and feed_plays:
         journaled = len(store.events(core.game_id)) if core.game_id is not None else 0
         skip = resume_index(observations, new_session(setup), journaled)
         delay = 0.0
@@ -129,6 +146,8 @@ def _wire(
         # With a camera (the demo's renderer + vision), the feed plays only the board.
         runtime.feed = FeedSource(observations if config.camera is None else (), config.feed.pace_s, skip, delay)
         runtime.sources.append(runtime.feed)
+        if config.camera is None:  # beside a camera the feed plays only the board: its end is not the game's
+            runtime.finished = runtime.feed.finished
     return runtime
 
 
@@ -144,7 +163,7 @@ def board_script(feed: FeedConfig, profile: RuleProfile, skip: int) -> TableScri
     line), which the command line reports in one line instead of a traceback."""
     source = f"{feed.log} (board script)"
     try:
-        text = table_script_text(_feed_game(feed).events, profile, feed.pace_s, BOARD_LEAD_IN_S, skip)
+        text = table_script_text(feed_game(feed).events, profile, feed.pace_s, BOARD_LEAD_IN_S, skip)
         return parse_script(text, source)
     except ScriptError as error:
         raise BoardScriptError(f"the simulated board cannot play this game: {error}") from error
@@ -154,7 +173,8 @@ def board_script(feed: FeedConfig, profile: RuleProfile, skip: int) -> TableScri
         raise BoardScriptError(f"{source}: cannot be made ({type(error).__name__}: {error})") from error
 
 
-def _feed_game(feed: FeedConfig) -> GameLog:
+def feed_game(feed: FeedConfig) -> GameLog:
+    """The feed's game: the log's first four-player game of rules the core supports."""
     games = [g for g in read_log(feed.log) if g.players == 4 and g.rules.unsupported is None]
     if not games:
         raise ConfigError("feed.log", f"{feed.log} holds no four-player game to play")
@@ -163,7 +183,7 @@ def _feed_game(feed: FeedConfig) -> GameLog:
 
 def _feed_observations(feed: FeedConfig, config: TableConfig) -> tuple[list[Observation], TableSetup]:
     """The feed's observations, and the setup of the logged game (its profile, first dealer)."""
-    game = _feed_game(feed)
+    game = feed_game(feed)
     profile = profile_for_log(config.profile, game.rules)
     first = next((e.oya for e in game.events if isinstance(e, StartKyoku)), config.first_dealer)
     trays = feed.trays and not feed.simulate_board

@@ -44,7 +44,8 @@ def demo_config(
         camera=CameraConfig(camera) if camera is not None else None,
         link=None,
         panel=None,
-        feed=FeedConfig(log, pace_s, trays=False, simulate_board=True),
+        # With a camera, the rendered world brings the board (on its own clock) with it.
+        feed=FeedConfig(log, pace_s, trays=False, simulate_board=camera is None),
     )
 
 
@@ -93,7 +94,7 @@ def play_to_the_end(runtime: Runtime, timeout_s: float, interrupt: threading.Eve
         while not finish.done.wait(0.1) and time.monotonic() < deadline and not runtime.core.stopped.is_set():
             if interrupt is not None and interrupt.is_set():
                 break
-            if runtime.feed is not None and runtime.feed.finished.is_set():
+            if runtime.finished is not None and runtime.finished.is_set():
                 runtime.core.drain()
                 break
     finally:

@@ -74,7 +74,7 @@ def log_observations(
     for event in events:
         before = state
         state = apply(state, event)
-        for observation in _observe(before, event, riichi_next, clock):
+        for observation in event_observations(before, event, riichi_next, clock):
             clock += options.step_s
             yield observation
         if options.trays and isinstance(event, (Tsumo, ReachAccepted, EndKyoku, StartKyoku)):
@@ -89,7 +89,7 @@ def observation_counts(events: list[GameEvent], profile: RuleProfile = TENHOU) -
     for event in events:
         before = state
         state = apply(state, event)
-        counts.append(len(_observe(before, event, riichi_next, 0.0)))
+        counts.append(len(event_observations(before, event, riichi_next, 0.0)))
     return counts
 
 
@@ -101,7 +101,13 @@ def _trays(state: GameState, at: float) -> TraysRead:
     return TraysRead(at, tuple(trays_for_scores(hand.scores)), hand.kyotaku, hand.live_wall, len(hand.kans))
 
 
-def _observe(before: GameState, event: GameEvent, riichi_next: set[Seat], at: float) -> tuple[Observation, ...]:
+def event_observations(
+    before: GameState, event: GameEvent, riichi_next: set[Seat], at: float
+) -> tuple[Observation, ...]:
+    """What the camera (and the referee's CONFIRM) shows of ``event`` played on ``before``:
+    the feed's clock counts these. ``riichi_next`` carries the seats whose next discard is the
+    riichi tile from one call to the next. Also what the demo's rendered world shows when
+    (``vision.render.game_scene``)."""
     hand = before.hand
     match event:
         case StartKyoku():

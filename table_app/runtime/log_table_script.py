@@ -45,7 +45,7 @@ def table_script_text(
         if not restored:
             if seen < from_observation:
                 rinshan_due = isinstance(event, (Daiminkan, Ankan, Kakan)) or (
-                    rinshan_due and not isinstance(event, Tsumo)
+                    rinshan_due and not isinstance(event, (Tsumo, StartKyoku))
                 )
                 state = apply(state, event)
                 seen += count
@@ -58,6 +58,7 @@ def table_script_text(
         at = f"{clock:.3f}"
         match event:
             case StartKyoku():
+                rinshan_due = False  # a kan robbed (chankan) ended the last hand before its replacement draw
                 # Below zero, play goes on (where the rules allow it) with the debt carried.
                 first = before.hands_played == 0 and set(event.scores) != {SIM_START_POINTS}
                 trays = trays_for_scores(event.scores)

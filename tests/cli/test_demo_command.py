@@ -23,7 +23,11 @@ JANTAKU = str(Path(sys.executable).with_name("jantaku"))
 
 def test_fast_headless_check_matches_the_log():
     result = subprocess.run(
-        [JANTAKU, "demo", "--fast", "--headless", "--check"], capture_output=True, text=True, timeout=300, check=False
+        [JANTAKU, "demo", "--camera", "log", "--fast", "--headless", "--check"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     log = read_log(DEMO_LOG)[0]
@@ -67,7 +71,7 @@ def wait_for_line(process: subprocess.Popen[str], needle: str, timeout: float) -
 def test_serves_the_display_and_refuses_the_console_without_token():
     port = free_port()
     process = subprocess.Popen(
-        [JANTAKU, "demo", "--fast", "--port", str(port), "--token", "s3cret"],
+        [JANTAKU, "demo", "--camera", "log", "--fast", "--port", str(port), "--token", "s3cret"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
@@ -91,7 +95,7 @@ BUST_GAME = "2010110100gm-00a9-0000-de3472e8.mjlog"  # seat 4 owes 12000 with 49
 
 def demo_check(log: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [JANTAKU, "demo", "--fast", "--headless", "--check", "--log", str(log)],
+        [JANTAKU, "demo", "--camera", "log", "--fast", "--headless", "--check", "--log", str(log)],
         capture_output=True,
         text=True,
         timeout=300,
@@ -123,7 +127,7 @@ def test_a_bust_is_played_through_the_board_and_checks_against_the_log(shared_di
 )
 def test_a_board_script_that_cannot_be_made_is_one_line_and_exit_2(monkeypatch, capsys, script, expected):
     monkeypatch.setattr("table_app.runtime.app.table_script_text", script)
-    assert main(["demo", "--fast", "--headless", "--log", str(DEMO_LOG)]) == 2
+    assert main(["demo", "--camera", "log", "--fast", "--headless", "--log", str(DEMO_LOG)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1, err  # one line: no traceback, nothing started
     assert err.startswith("jantaku demo: error: ")
@@ -138,7 +142,7 @@ def test_check_exits_1_and_names_a_mismatch_with_the_log(tmp_path):
     altered = tmp_path / "altered.mjlog"
     altered.write_text(text.replace('owari="201,-20.0,358,16.0,', 'owari="211,-19.0,348,15.0,'), encoding="utf-8")
     result = subprocess.run(
-        [JANTAKU, "demo", "--fast", "--headless", "--check", "--log", str(altered)],
+        [JANTAKU, "demo", "--camera", "log", "--fast", "--headless", "--check", "--log", str(altered)],
         capture_output=True,
         text=True,
         timeout=300,
@@ -147,3 +151,25 @@ def test_check_exits_1_and_names_a_mismatch_with_the_log(tmp_path):
     assert result.returncode == 1, result.stderr[-2000:]
     assert f"{altered}: game: final scores" in result.stdout
     assert result.stdout.strip().endswith("1 mismatches")
+
+
+def test_the_rendered_camera_plays_a_short_game_through_the_cli(monkeypatch, capsys, tmp_path):
+    """The default camera: the game rendered, calibrated from its markers, read (stand-in
+    reader and tracker until the real ones merge), refereed and checked."""
+    from tests.runtime.test_demo_world import short_log
+    from tests.runtime.world_standins import standin_pipeline
+
+    monkeypatch.setattr("table_app.cli.demo_command.classifier_pipeline", standin_pipeline)
+    log = short_log(tmp_path, 1)
+    assert main(["demo", "--fast", "--headless", "--check", "--log", str(log)]) == 0
+    out, err = capsys.readouterr()
+    assert "camera: the game rendered on a table" in err
+    assert out.strip().endswith("1 games, 1 hands, 0 mismatches")
+
+
+def test_without_the_vision_pipeline_the_rendered_camera_is_one_line_and_exit_2(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "vision.pipeline", None)  # as in a build without it
+    assert main(["demo", "--fast", "--headless"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert "--camera log" in err

@@ -31,7 +31,7 @@ def test_corpus_game_plays_through_the_demo_with_no_mismatch(shared_dir, name):
     path = shared_dir / "data" / "logs" / "mjx_full" / name
     hands = len(read_log(path)[0].hands)
     result = subprocess.run(
-        [JANTAKU, "demo", "--fast", "--headless", "--check", "--log", str(path)],
+        [JANTAKU, "demo", "--camera", "log", "--fast", "--headless", "--check", "--log", str(path)],
         capture_output=True,
         text=True,
         timeout=300,

@@ -88,3 +88,20 @@ def test_a_resumed_script_first_sets_the_table_as_it_stood(logs_dir):
         for step in resumed.steps:
             end_resumed = apply_step(end_resumed, step, "resumed")
         assert end_resumed.points == end_whole.points
+
+
+def test_after_a_robbed_kan_the_next_hand_draws_from_its_first_tsumo():
+    """The shipped game's fifth hand ends on a chankan: the kan's replacement draw never came,
+    so the next hand's first draw is a draw from the wall, scripted as one."""
+    from table_app.demo_data import DEMO_LOG
+    from table_app.rules.events import Hora, Kakan, Tsumo
+
+    game = read_log(DEMO_LOG)[0]
+    events = game.events
+    robbed = next(i for i, e in enumerate(events) if isinstance(e, Hora) and isinstance(events[i - 1], Kakan))
+    script = parse_script(table_script_text(events, TENHOU, 1.0), "demo")
+    draws = sum(isinstance(e, Tsumo) for e in events)
+    kans = sum(step.action is Action.KAN for step in script.steps)
+    replacement_draws = kans - 1  # every kan but the robbed one drew its replacement
+    assert sum(step.args[0] for step in script.steps if step.action is Action.DRAW) == draws - replacement_draws
+    assert robbed > 0

@@ -7,7 +7,9 @@ frame (x to its right, y towards the centre) and turned into place: seat 1 sits 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Final
 
 import numpy as np
@@ -41,29 +43,44 @@ class PlacedTile:
     sideways: bool  # turned across its owner's line of sight (riichi discard, called tile)
 
 
-def place_tiles(layout: TableLayout, rng: np.random.Generator) -> tuple[PlacedTile, ...]:
-    """Every tile of the layout; ``rng`` adds the small gaps and wobble of hands placing tiles."""
+#: The randomness of one group of tiles (a seat's pond, its hand, its n-th meld, its wall, the
+#: dead wall): ``(seat, group) -> generator``. One shared generator for everything gives a
+#: fresh table per seed; one generator per group (seeded from the group) keeps every tile
+#: of a group where it was while tiles are added after it: a fixed camera's table.
+GroupRandom = Callable[[int, str], np.random.Generator]
+
+
+def place_tiles(
+    layout: TableLayout, rng: np.random.Generator, group_random: GroupRandom | None = None
+) -> tuple[PlacedTile, ...]:
+    """Every tile of the layout; ``rng`` adds the small gaps and wobble of hands placing tiles
+    (``group_random``, when given, draws them per group instead)."""
+    random_of = group_random if group_random is not None else lambda _seat, _group: rng
     placed: list[PlacedTile] = []
     for seat, seat_layout in enumerate(layout.seats):
-        local = _seat_tiles(seat_layout, rng, dead_wall=seat == layout.dead_wall_seat)
-        if seat == layout.dead_wall_seat:
-            local += _dead_wall(layout.dora_indicators, rng)
+        dead_wall = seat == layout.dead_wall_seat
+        local = _seat_tiles(seat_layout, partial(random_of, seat), dead_wall=dead_wall)
+        if dead_wall:
+            local += _dead_wall(layout.dora_indicators, random_of(seat, "dead wall"))
         placed.extend(_turn(tile, SEAT_TURN_DEG[seat]) for tile in local)
     return tuple(placed)
 
 
-def _seat_tiles(seat: SeatLayout, rng: np.random.Generator, *, dead_wall: bool) -> list[PlacedTile]:
-    tiles = _pond(seat, rng)
-    tiles += _row([(t, False) for t in seat.open_hand], -7 * TILE_WIDTH_MM, -_HAND_MM, rng, gap=0.4)
+def _seat_tiles(
+    seat: SeatLayout, random_of: Callable[[str], np.random.Generator], *, dead_wall: bool
+) -> list[PlacedTile]:
+    tiles = _pond(seat, random_of("pond"))
+    tiles += _row([(t, False) for t in seat.open_hand], -7 * TILE_WIDTH_MM, -_HAND_MM, random_of("hand"), gap=0.4)
     right = _MELD_RIGHT_MM
-    for meld in seat.melds:
+    for index, meld in enumerate(seat.melds):
+        rng = random_of(f"meld {index}")
         meld_tiles = _meld(meld, right, rng)
         tiles += meld_tiles
         right -= sum(TILE_HEIGHT_MM if t.sideways else TILE_WIDTH_MM for t in meld_tiles) + rng.uniform(4, 12)
     stacks = min(seat.wall_stacks, _WALL_STACKS_BESIDE_DEAD_WALL) if dead_wall else seat.wall_stacks
     if stacks:
         start = -8.5 * TILE_WIDTH_MM
-        tiles += _row([(UNKNOWN, False)] * stacks, start, -_WALL_MM, rng, gap=0.2, wobble=0.3)
+        tiles += _row([(UNKNOWN, False)] * stacks, start, -_WALL_MM, random_of("wall"), gap=0.2, wobble=0.3)
     return tiles
 
 

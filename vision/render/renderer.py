@@ -17,10 +17,11 @@ from table_app.domain.tile import Tile
 from vision.geometry import angle_of_corners
 from vision.labels import BACK_LABEL, tile_of_label
 from vision.render.camera import Camera, random_camera
+from vision.render.drawing import draw_tile, felt_image, project_prism
 from vision.render.effects import camera_effects
 from vision.render.layout import TableLayout, random_layout
-from vision.render.placement import TILE_THICKNESS_MM, PlacedTile, place_tiles, tile_corners_mm
-from vision.tile_art import ART_SIZE, BACK_HUES, ArtStyle, TileArt, load_tile_art
+from vision.render.placement import PlacedTile, place_tiles
+from vision.tile_art import BACK_HUES, ArtStyle, load_tile_art
 
 log = logging.getLogger(__name__)
 
@@ -78,14 +79,14 @@ def render_table(
     # Tables pair felt and backs that contrast: no blue backs on blue felt.
     back_hue = int(rng.choice([hue for hue in BACK_HUES if abs(hue - felt_hue) > 25]))
     placed = place_tiles(table, rng)
-    image = _felt(options.size, felt_hue, rng)
+    image = felt_image(options.size, felt_hue, rng)
     _draw_shadows(image, placed, camera, rng)
     felt = image.copy()
     truths = []
     # Outermost first: a tile nearer the point below the camera hides the inner side of the next.
     nadir = np.array(camera.nadir)
     for tile in sorted(placed, key=lambda t: -float(np.hypot(t.x - nadir[0], t.y - nadir[1]))):
-        corners = _draw_tile(image, tile, camera, art, back_hue)
+        corners = draw_tile(image, tile, camera, art, back_hue)
         if _inside(corners, options.size):
             truths.append(TileTruth(tile.label, corners, tile.sideways))
     gloss = 0.08 + 0.92 * (np.abs(image - felt).max(axis=2) > 1.0)  # tiles shine, felt is matte
@@ -98,71 +99,15 @@ def render_table(
     return RenderedTable(frame, tuple(truths), table, float(np.median(heights)) if heights else 0.0)
 
 
-def _felt(size: tuple[int, int], hue: float, rng: np.random.Generator) -> np.ndarray:
-    width, height = size
-    hsv = np.array([[[hue, rng.uniform(90, 220), rng.uniform(70, 150)]]], np.uint8)
-    colour = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
-    coarse = cv2.resize(rng.normal(0, 6, (height // 64 + 2, width // 64 + 2)).astype(np.float32), (width, height))
-    fine = rng.normal(0, 3, (height, width)).astype(np.float32)
-    return np.asarray(colour[None, None, :] + (coarse + fine)[..., None])
-
-
-def _project_prism(tile: PlacedTile, camera: Camera) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    corners = tile_corners_mm(tile)
-    base = camera.project(np.hstack([corners, np.zeros((4, 1))]))
-    middle = camera.project(np.hstack([corners, np.full((4, 1), TILE_THICKNESS_MM * 0.45)]))
-    top = camera.project(np.hstack([corners, np.full((4, 1), TILE_THICKNESS_MM)]))
-    return base, middle, top
-
-
 def _draw_shadows(image: np.ndarray, placed: tuple[PlacedTile, ...], camera: Camera, rng: np.random.Generator) -> None:
     mask = np.zeros(image.shape[:2], np.float32)
     offset = rng.normal(0, 4, size=2)
     for tile in placed:
-        base, _, top = _project_prism(tile, camera)
+        base, _, top = project_prism(tile, camera)
         hull = cv2.convexHull(np.vstack([base, top + offset]).astype(np.int32))
         cv2.fillConvexPoly(mask, hull, 1.0)
     mask = np.asarray(cv2.GaussianBlur(mask, (0, 0), sigmaX=float(rng.uniform(2, 6))))
     image *= 1.0 - float(rng.uniform(0.3, 0.6)) * mask[..., None]
-
-
-def _draw_tile(image: np.ndarray, tile: PlacedTile, camera: Camera, art: TileArt, back_hue: int) -> np.ndarray:
-    base, middle, top = _project_prism(tile, camera)
-    face = art.image(tile.label, back_hue)
-    back = art.image(BACK_LABEL, back_hue)
-    body = art.image(27 + 4)  # the white dragon is the bare body of this style
-    # A tile is two layers: the back's colour below, the body's above; the face-down tile is upside down.
-    lower, upper = (back, body) if tile.label != BACK_LABEL else (body, back)
-    _fill(image, np.vstack([base, middle]), _side_colour(lower))
-    _fill(image, np.vstack([middle, top]), _side_colour(upper))
-    _warp_onto(image, face, top)
-    return top
-
-
-def _side_colour(tile_image: np.ndarray) -> np.ndarray:
-    centre = tile_image[tile_image.shape[0] // 2 - 5 : tile_image.shape[0] // 2 + 5, 5:15, :3]
-    return np.asarray(centre.reshape(-1, 3).mean(axis=0) * 0.78, np.float32)
-
-
-def _fill(image: np.ndarray, points: np.ndarray, colour: np.ndarray) -> None:
-    hull = cv2.convexHull(np.round(points * 4).astype(np.int32))
-    cv2.fillConvexPoly(image, hull, colour.tolist(), lineType=cv2.LINE_AA, shift=2)
-
-
-def _warp_onto(image: np.ndarray, face: np.ndarray, corners: np.ndarray) -> None:
-    height, width = image.shape[:2]
-    x0, y0 = np.floor(corners.min(axis=0)).astype(int) - 1
-    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 1
-    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
-    if x1 <= x0 or y1 <= y0:
-        return
-    art_w, art_h = ART_SIZE
-    source = np.array([[0, 0], [art_w, 0], [art_w, art_h], [0, art_h]], np.float32)
-    homography = cv2.getPerspectiveTransform(source, (corners - [x0, y0]).astype(np.float32))
-    warped = cv2.warpPerspective(face, homography, (x1 - x0, y1 - y0), flags=cv2.INTER_AREA).astype(np.float32)
-    alpha = warped[..., 3:4] / 255.0
-    region = image[y0:y1, x0:x1]
-    region[:] = warped[..., :3] * alpha + region * (1.0 - alpha)
 
 
 def _inside(corners: np.ndarray, size: tuple[int, int]) -> bool:

@@ -1,0 +1,70 @@
+"""Drawing a table's pieces through a camera: the felt, and a tile as a little prism (two
+layers of side, then the art on its top face). Shared by ``render_table`` (a fresh table per
+seed) and ``TableCamera`` (the demo's fixed camera, which draws each tile once into a sprite).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.labels import BACK_LABEL
+from vision.render.camera import Camera
+from vision.render.placement import TILE_THICKNESS_MM, PlacedTile, tile_corners_mm
+from vision.tile_art import ART_SIZE, TileArt
+
+
+def felt_image(size: tuple[int, int], hue: float, rng: np.random.Generator) -> np.ndarray:
+    width, height = size
+    hsv = np.array([[[hue, rng.uniform(90, 220), rng.uniform(70, 150)]]], np.uint8)
+    colour = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
+    coarse = cv2.resize(rng.normal(0, 6, (height // 64 + 2, width // 64 + 2)).astype(np.float32), (width, height))
+    fine = rng.normal(0, 3, (height, width)).astype(np.float32)
+    return np.asarray(colour[None, None, :] + (coarse + fine)[..., None])
+
+
+def project_prism(tile: PlacedTile, camera: Camera) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    corners = tile_corners_mm(tile)
+    base = camera.project(np.hstack([corners, np.zeros((4, 1))]))
+    middle = camera.project(np.hstack([corners, np.full((4, 1), TILE_THICKNESS_MM * 0.45)]))
+    top = camera.project(np.hstack([corners, np.full((4, 1), TILE_THICKNESS_MM)]))
+    return base, middle, top
+
+
+def draw_tile(image: np.ndarray, tile: PlacedTile, camera: Camera, art: TileArt, back_hue: int) -> np.ndarray:
+    base, middle, top = project_prism(tile, camera)
+    face = art.image(tile.label, back_hue)
+    back = art.image(BACK_LABEL, back_hue)
+    body = art.image(27 + 4)  # the white dragon is the bare body of this style
+    # A tile is two layers: the back's colour below, the body's above; the face-down tile is upside down.
+    lower, upper = (back, body) if tile.label != BACK_LABEL else (body, back)
+    _fill(image, np.vstack([base, middle]), _side_colour(lower))
+    _fill(image, np.vstack([middle, top]), _side_colour(upper))
+    _warp_onto(image, face, top)
+    return top
+
+
+def _side_colour(tile_image: np.ndarray) -> np.ndarray:
+    centre = tile_image[tile_image.shape[0] // 2 - 5 : tile_image.shape[0] // 2 + 5, 5:15, :3]
+    return np.asarray(centre.reshape(-1, 3).mean(axis=0) * 0.78, np.float32)
+
+
+def _fill(image: np.ndarray, points: np.ndarray, colour: np.ndarray) -> None:
+    hull = cv2.convexHull(np.round(points * 4).astype(np.int32))
+    cv2.fillConvexPoly(image, hull, colour.tolist(), lineType=cv2.LINE_AA, shift=2)
+
+
+def _warp_onto(image: np.ndarray, face: np.ndarray, corners: np.ndarray) -> None:
+    height, width = image.shape[:2]
+    x0, y0 = np.floor(corners.min(axis=0)).astype(int) - 1
+    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 1
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
+    if x1 <= x0 or y1 <= y0:
+        return
+    art_w, art_h = ART_SIZE
+    source = np.array([[0, 0], [art_w, 0], [art_w, art_h], [0, art_h]], np.float32)
+    homography = cv2.getPerspectiveTransform(source, (corners - [x0, y0]).astype(np.float32))
+    warped = cv2.warpPerspective(face, homography, (x1 - x0, y1 - y0), flags=cv2.INTER_AREA).astype(np.float32)
+    alpha = warped[..., 3:4] / 255.0
+    region = image[y0:y1, x0:x1]
+    region[:] = warped[..., :3] * alpha + region * (1.0 - alpha)
