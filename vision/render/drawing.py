@@ -68,3 +68,15 @@ def _warp_onto(image: np.ndarray, face: np.ndarray, corners: np.ndarray) -> None
     alpha = warped[..., 3:4] / 255.0
     region = image[y0:y1, x0:x1]
     region[:] = warped[..., :3] * alpha + region * (1.0 - alpha)
+
+
+def draw_shadows(image: np.ndarray, placed: tuple[PlacedTile, ...], camera: Camera, rng: np.random.Generator) -> None:
+    """Darken the felt under every tile's prism, softly, as one lamp above casts them."""
+    mask = np.zeros(image.shape[:2], np.float32)
+    offset = rng.normal(0, 4, size=2)
+    for tile in placed:
+        base, _, top = project_prism(tile, camera)
+        hull = cv2.convexHull(np.vstack([base, top + offset]).astype(np.int32))
+        cv2.fillConvexPoly(mask, hull, 1.0)
+    mask = np.asarray(cv2.GaussianBlur(mask, (0, 0), sigmaX=float(rng.uniform(2, 6))))
+    image *= 1.0 - float(rng.uniform(0.3, 0.6)) * mask[..., None]

@@ -10,11 +10,12 @@ import numpy as np
 
 from vision.enrollment.sheet import GRID_LABELS, SHEET_MM, cell_box_mm, draw_enrollment_sheet
 from vision.render.camera import Camera, overhead_camera
-from vision.render.effects import camera_effects
-from vision.render.placement import PlacedTile
 
 # The renderer's own drawing steps: the grid is a table whose felt carries a printed sheet.
-from vision.render.renderer import TileTruth, _draw_shadows, _draw_tile, _felt
+from vision.render.drawing import draw_shadows, draw_tile, felt_image
+from vision.render.effects import camera_effects
+from vision.render.placement import PlacedTile
+from vision.render.renderer import TileTruth
 from vision.tile_art import BACK_HUES, ArtStyle, load_tile_art
 
 _SHEET_PX_PER_MM = 4.0
@@ -42,7 +43,7 @@ def render_enrollment_grid(
         tilt_deg=(float(rng.normal(0, 3)), float(rng.normal(0, 3))),
         target_mm=(float(rng.normal(0, 10)), float(rng.normal(0, 10))),
     )
-    image = _felt(size, float(rng.uniform(95, 115)), rng)
+    image = felt_image(size, float(rng.uniform(95, 115)), rng)
     _draw_sheet(image, camera)
     placed = []
     for index, label in enumerate(GRID_LABELS):
@@ -51,10 +52,10 @@ def render_enrollment_grid(
         x0, y0, x1, y1 = cell_box_mm(index)
         x, y = (x0 + x1) / 2 + rng.uniform(-4, 4), (y0 + y1) / 2 + rng.uniform(-4, 4)
         placed.append(PlacedTile(label, x - SHEET_MM[0] / 2, SHEET_MM[1] / 2 - y, float(rng.normal(0, 3)), False))
-    _draw_shadows(image, tuple(placed), camera, rng)
+    draw_shadows(image, tuple(placed), camera, rng)
     back_hue = int(rng.choice([hue for hue in BACK_HUES if abs(hue - _CELL_HUE) > 25]))
     felt = image.copy()
-    truths = [TileTruth(tile.label, _draw_tile(image, tile, camera, art, back_hue), False) for tile in placed]
+    truths = [TileTruth(tile.label, draw_tile(image, tile, camera, art, back_hue), False) for tile in placed]
     gloss = 0.08 + 0.92 * (np.abs(image - felt).max(axis=2) > 1.0)
     frame = camera_effects(image, rng, gloss.astype(np.float32)) if effects else np.clip(image, 0, 255).astype(np.uint8)
     return RenderedGrid(frame, tuple(truths))

@@ -10,17 +10,16 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
-import cv2
 import numpy as np
 
 from table_app.domain.tile import Tile
 from vision.geometry import angle_of_corners
 from vision.labels import BACK_LABEL, tile_of_label
-from vision.render.camera import Camera, random_camera
-from vision.render.drawing import draw_tile, felt_image, project_prism
+from vision.render.camera import random_camera
+from vision.render.drawing import draw_shadows, draw_tile, felt_image
 from vision.render.effects import camera_effects
 from vision.render.layout import TableLayout, random_layout
-from vision.render.placement import PlacedTile, place_tiles
+from vision.render.placement import place_tiles
 from vision.tile_art import BACK_HUES, ArtStyle, load_tile_art
 
 log = logging.getLogger(__name__)
@@ -80,7 +79,7 @@ def render_table(
     back_hue = int(rng.choice([hue for hue in BACK_HUES if abs(hue - felt_hue) > 25]))
     placed = place_tiles(table, rng)
     image = felt_image(options.size, felt_hue, rng)
-    _draw_shadows(image, placed, camera, rng)
+    draw_shadows(image, placed, camera, rng)
     felt = image.copy()
     truths = []
     # Outermost first: a tile nearer the point below the camera hides the inner side of the next.
@@ -97,17 +96,6 @@ def render_table(
     heights = [float(np.linalg.norm(t.corners[0] - t.corners[3])) for t in truths]
     log.debug("rendered table seed=%d with %d visible tiles", seed, len(truths))
     return RenderedTable(frame, tuple(truths), table, float(np.median(heights)) if heights else 0.0)
-
-
-def _draw_shadows(image: np.ndarray, placed: tuple[PlacedTile, ...], camera: Camera, rng: np.random.Generator) -> None:
-    mask = np.zeros(image.shape[:2], np.float32)
-    offset = rng.normal(0, 4, size=2)
-    for tile in placed:
-        base, _, top = project_prism(tile, camera)
-        hull = cv2.convexHull(np.vstack([base, top + offset]).astype(np.int32))
-        cv2.fillConvexPoly(mask, hull, 1.0)
-    mask = np.asarray(cv2.GaussianBlur(mask, (0, 0), sigmaX=float(rng.uniform(2, 6))))
-    image *= 1.0 - float(rng.uniform(0.3, 0.6)) * mask[..., None]
 
 
 def _inside(corners: np.ndarray, size: tuple[int, int]) -> bool:
