@@ -174,6 +174,15 @@ class TileCorrected:
 
 
 @dataclass(frozen=True, slots=True)
+class Tick:
+    """Time passes: the core posts one every fraction of a second, on its own monotonic clock,
+    quiet table or not. Cross-checks time how long a disagreement has stood by these alone (the
+    adapters' ``at`` values come from different clocks)."""
+
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
 class HandStarted:
     """The table began a hand (new deal: the board's hand counter moved, or the referee says so)."""
 
@@ -196,6 +205,7 @@ Observation = (
     | RefereeAnswer
     | TileCorrected
     | HandStarted
+    | Tick
 )
 
 VISION_OBSERVATIONS = (

@@ -92,7 +92,7 @@ def accept(session: RefereeSession, proposals: tuple[GameEvent, ...]) -> Accepte
         events.append(event)
         said.extend(_announcements_of(session, event))
         if isinstance(event, StartKyoku):
-            session = replace(session, awaiting_deal=False, shown=(), ura=(), disagreements=frozenset())
+            session = replace(session, awaiting_deal=False, shown=(), ura=())
         if isinstance(event, EndKyoku):
             session = replace(session, awaiting_deal=True, payments_due=True, riichi_waiting=None, shown=())
     return Accepted(session, tuple(events), tuple(said))

@@ -13,6 +13,8 @@ its announcements. Observations are read as follows (see docs/runtime.md for the
   tenpai shown at the draw;
 - CONFIRM answers the referee's question with its first option, or ends the hand as it
   stands (the wins shown, an exhaustive draw, four riichi), or after a hand checks the trays.
+After every step the board's last reading is checked against the game as it now stands
+(:mod:`table_app.interpret.crosscheck`): a disagreement is announced once it has settled.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from table_app.observations import (
     PondTileAdded,
     RefereeAnswer,
     RefereeButton,
+    Tick,
     TileCorrected,
     TraysRead,
     UraIndicatorsRevealed,
@@ -65,8 +68,18 @@ Proposal = tuple[GameEvent, ...] | Question
 
 
 def step(session: RefereeSession, observation: Observation) -> Decision:
+    decision = _step(session, observation)
+    if decision.undo:
+        return decision  # the core folds the journal back first; the next step checks again
+    checked, said = crosscheck.reconcile(decision.session)
+    return replace(decision, session=checked, announcements=(*decision.announcements, *said))
+
+
+def _step(session: RefereeSession, observation: Observation) -> Decision:
     said: tuple[Announcement, ...] = ()
     match observation:
+        case Tick():
+            return Decision(crosscheck.tick(session, observation.at))
         case LinkChanged():
             return _link(session, observation)
         case CameraLost():
@@ -91,15 +104,11 @@ def step(session: RefereeSession, observation: Observation) -> Decision:
                 # taking it now would read the next dora indicator (a kan's) as a new hand's.
                 logger.info("new deal signalled while %s is in play: ignored", hand.label())
                 return Decision(session)
-            session, said = crosscheck.trays_off(session)
             if hand is not None and (hand.wins or hand.result is not None):
-                decision = _propose(session, (EndKyoku(),))
-                return _with(decision, before=said)
-            return Decision(replace(session, awaiting_deal=True), announcements=said)
+                return _propose(session, (EndKyoku(),))
+            return Decision(replace(session, awaiting_deal=True))
     # A game observation: a discard still waiting for its wall step is taken now.
-    session, said = _deposit_if_due(session)
-    session, held_events, more = _release_pending(session, wall_stepped=False)
-    said = (*said, *more)
+    session, held_events, said = _release_pending(session)
     hand = session.game.hand
     proposal: Proposal | None
     match observation:
@@ -148,19 +157,17 @@ def _propose(session: RefereeSession, proposal: Proposal) -> Decision:
         elif isinstance(event, Reach):
             session = replace(session, riichi_waiting=event.actor)
         elif isinstance(event, ReachAccepted):
-            # The stick is checked once the board has had an act's time to read it.
-            session = replace(session, riichi_waiting=None, deposit_due=True)
+            session = replace(session, riichi_waiting=None)
     events = outcome.events
     if events and isinstance(events[-1], Dahai) and four_winds(session.game.hand):
         # 四風子連打 is plain to see: no question, the hand ends.
         aborted = _propose(session, (Ryukyoku(DrawKind.FOUR_WINDS), EndKyoku()))
         return Decision(aborted.session, (*events, *aborted.events), (*said, *aborted.announcements))
     if events and isinstance(events[-1], EndKyoku):
-        if session.trays is not None and session.link_up:
-            # The trays may have settled before the referee ended the hand: the board reports
-            # changes only, so the last reading is checked now.
-            session, more = crosscheck.payments(session, session.trays)
-            said = (*said, *more)
+        # The trays may have settled before the referee ended the hand: the board reports
+        # changes only, so the last reading is checked now (before the game's end is said).
+        session, more = crosscheck.reconcile(session)
+        said = (*said, *more)
         next_hand = session.game.next_hand
         if next_hand is not None and next_hand.game_over:
             finish = accept(session, (EndGame(),))
@@ -193,19 +200,16 @@ def _wall_pending(session: RefereeSession, seen: PondTileAdded) -> bool:
     return moves.draw_if_due(hand, seen.seat) not in (None, ()) and session.trays.wall == hand.live_wall
 
 
-def _release_pending(
-    session: RefereeSession, *, wall_stepped: bool
-) -> tuple[RefereeSession, tuple[GameEvent, ...], tuple[Announcement, ...]]:
+def _release_pending(session: RefereeSession) -> tuple[RefereeSession, tuple[GameEvent, ...], tuple[Announcement, ...]]:
+    """Take the discard held for its wall step: the step came, or the next act (or a lost link)
+    says it will not (the wall cross-check then says so, if the board stays off)."""
     seen = session.pending_discard
     hand = session.game.hand
     if seen is None or hand is None:
         return session, (), ()
     session = replace(session, pending_discard=None)
-    said: tuple[Announcement, ...] = ()
-    if not wall_stepped:
-        session, said = crosscheck.wall_after_draw(session, hand.live_wall - 1)
     decision = _propose(session, _before_act(session, moves.discard(hand, seen)))
-    return decision.session, decision.events, (*said, *decision.announcements)
+    return decision.session, decision.events, decision.announcements
 
 
 def _link(session: RefereeSession, change: LinkChanged) -> Decision:
@@ -219,14 +223,8 @@ def _link(session: RefereeSession, change: LinkChanged) -> Decision:
         return Decision(session)
     # Refereeing goes on from the camera: a discard waiting for the wall is taken now.
     session = replace(session, trays=None, link_lost=True)
-    session, events, more = _release_pending(session, wall_stepped=True)
+    session, events, more = _release_pending(session)
     return Decision(session, events, (announce(AnnouncementKind.LINK_LOST), *more))
-
-
-def _deposit_if_due(session: RefereeSession) -> tuple[RefereeSession, tuple[Announcement, ...]]:
-    if not session.deposit_due:
-        return session, ()
-    return crosscheck.deposit(replace(session, deposit_due=False))
 
 
 def _trays(session: RefereeSession, reading: TraysRead) -> Decision:
@@ -237,13 +235,10 @@ def _trays(session: RefereeSession, reading: TraysRead) -> Decision:
         return Decision(session)
     session = replace(session, trays=reading)
     hand = session.game.hand
-    if session.deposit_due and reading.deposit == crosscheck.expected_deposit(session):
-        session = replace(session, deposit_due=False)  # the stick is there
     if session.pending_discard is not None and hand is not None and reading.wall == hand.live_wall - 1:
-        session, events, said = _release_pending(session, wall_stepped=True)
+        session, events, said = _release_pending(session)
         return Decision(session, events, said)
-    session, said = crosscheck.payments(session, reading)
-    return Decision(session, announcements=said)
+    return Decision(session)
 
 
 def _button(session: RefereeSession, press: ButtonPress) -> Decision:
@@ -255,7 +250,7 @@ def _button(session: RefereeSession, press: ButtonPress) -> Decision:
         return _answer(session, session.question.id, 0)
     hand = session.game.hand
     if hand is None:
-        session, said = crosscheck.trays_off(session)
+        session, said = crosscheck.trays_now(session)
         return Decision(session, announcements=said)
     if hand.wins or hand.result is not None:
         return _propose(session, (EndKyoku(),))

@@ -4,6 +4,10 @@ Adapters post observations to its queue from their own threads. The core thread 
 at a time, asks the pure referee (:func:`table_app.interpret.step`) what they mean, journals
 every accepted event in SQLite (fsync'd) and only then tells its listeners. Killed at any
 point, it restarts from the journal: the state is the fold of the journaled events.
+
+Between observations, and while they stream in, it steps a ``Tick`` every ``tick_s`` on its
+own monotonic clock: sensor disagreements settle on that time (a quiet table included).
+A tick that says nothing is not shown to the listeners.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from table_app.announce.announcement import AnnouncementKind, announce
 from table_app.interpret import Decision, RefereeSession, TableSetup, new_session, step
 from table_app.interpret.acceptance import accept
 from table_app.journal.store import GameStore
-from table_app.observations import Observation
+from table_app.observations import Observation, Tick
 from table_app.rules.events import EndGame, EndKyoku, GameEvent
 from table_app.rules.fold import replay
 from table_app.runtime.ports import CoreListener, CoreUpdate
@@ -27,6 +31,7 @@ from table_app.runtime.ports import CoreListener, CoreUpdate
 logger = logging.getLogger(__name__)
 
 _STOP = object()
+TICK_S = 0.25  # how often the core's clock is stepped: the grain of a settle time
 
 
 class RefereeCore:
@@ -37,10 +42,14 @@ class RefereeCore:
         listeners: Sequence[CoreListener] = (),
         *,
         clock: Callable[[], float] = time.time,
+        tick_s: float = TICK_S,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self._store = store
         self._listeners = list(listeners)
         self._clock = clock
+        self._tick_s = tick_s
+        self._monotonic = monotonic
         self._queue: queue.Queue[object] = queue.Queue()
         self._thread: threading.Thread | None = None
         self.failure: BaseException | None = None  # why the core thread stopped, if it failed
@@ -94,16 +103,25 @@ class RefereeCore:
             raise TimeoutError("the core did not catch up")
 
     def _run(self) -> None:
+        next_tick = self._monotonic()
         try:
             while True:
-                item = self._queue.get()
+                try:
+                    item = self._queue.get(timeout=max(0.0, next_tick - self._monotonic()))
+                except queue.Empty:
+                    item = None
                 if item is _STOP:
                     return
                 if isinstance(item, threading.Event):
                     item.set()
                     continue
                 try:
-                    self.process(item)  # type: ignore[arg-type]
+                    now = self._monotonic()
+                    if now >= next_tick:
+                        next_tick = now + self._tick_s
+                        self.tick(now)
+                    if item is not None:
+                        self.process(item)  # type: ignore[arg-type]
                 except Exception as error:
                     # The journal could not be written: nothing was shown. Stop rather than
                     # go on showing a game the journal does not hold; the owner reports it.
@@ -129,6 +147,17 @@ class RefereeCore:
         decision = step(self.session, observation)
         if decision.undo:
             return self._undo(decision)
+        self._journal(decision.events, decision)
+        self.session = decision.session
+        return self._tell(decision.events, decision)
+
+    def tick(self, now: float) -> CoreUpdate | None:
+        """Step the clock (the core thread's; called directly by tests): listeners hear of it
+        only if something settled."""
+        decision = step(self.session, Tick(now))
+        if not decision.events and not decision.announcements:
+            self.session = decision.session
+            return None
         self._journal(decision.events, decision)
         self.session = decision.session
         return self._tell(decision.events, decision)

@@ -91,6 +91,15 @@ def test_tray_off_says_by_how_much():
     assert "-1000点" in render(SAMPLES[AnnouncementKind.TRAY_OFF], Language.JA)
 
 
+def test_wall_and_deposit_disagreements_say_by_how_much():
+    wall = SAMPLES[AnnouncementKind.WALL_DISAGREES]  # reads 49, should be 50
+    assert render(wall, Language.EN) == "The wall count reads 49, the discards say 50 (off by -1)"
+    assert "（-1枚）" in render(wall, Language.JA)
+    deposit = SAMPLES[AnnouncementKind.DEPOSIT_DISAGREES]  # holds 0, should be 1
+    assert render(deposit, Language.EN).endswith("should be 1 (off by -1)")
+    assert "（-1本）" in render(deposit, Language.JA)
+
+
 def test_speech_is_kana_and_some_kinds_stay_silent():
     phrase = speech_kana(SAMPLES[AnnouncementKind.RIICHI])
     assert phrase == "いちばんせき りーち"
