@@ -156,6 +156,11 @@ _EN: dict[AnnouncementKind, _Render] = {
     AnnouncementKind.CAMERA_RESTORED: lambda _a, _n: "Camera back",
     AnnouncementKind.QUESTION: _question_en,
     AnnouncementKind.UNDONE: lambda a, _n: f"Taken back: {a.text_param('event')}",
+    AnnouncementKind.CORRECTED: lambda a, n: (
+        f"{_who_en(a, n)}'s discard {a.int_param('index') + 1} corrected: "
+        f"{a.text_param('tile')} (read as {a.text_param('was')})"
+    ),
+    AnnouncementKind.PROFILE_CHANGED: lambda a, _n: f"Rules from the next hand: {a.text_param('profile')}",
     AnnouncementKind.RIICHI: lambda a, n: f"{_who_en(a, n)}: riichi",
     AnnouncementKind.CALL: lambda a, n: f"{_who_en(a, n)}: {call_words(a.text_param('call'), Form.EN)}",
     AnnouncementKind.HAND_START: lambda a, _n: f"{_round(a, Language.EN)}, {a.int_param('honba')} honba",
@@ -189,6 +194,11 @@ _JA: dict[AnnouncementKind, _Render] = {
     AnnouncementKind.CAMERA_RESTORED: lambda _a, _n: "カメラ復帰",
     AnnouncementKind.QUESTION: _question_ja,
     AnnouncementKind.UNDONE: lambda a, _n: f"取り消し：{a.text_param('event')}",
+    AnnouncementKind.CORRECTED: lambda a, n: (
+        f"{_who_ja(a, n)}の{a.int_param('index') + 1}枚目の捨て牌を訂正：{a.text_param('tile')}"
+        f"（{a.text_param('was')}と誤読）"
+    ),
+    AnnouncementKind.PROFILE_CHANGED: lambda a, _n: f"次局からのルール：{a.text_param('profile')}",
     AnnouncementKind.RIICHI: lambda a, n: f"{_who_ja(a, n)}：リーチ",
     AnnouncementKind.CALL: lambda a, n: f"{_who_ja(a, n)}：{call_words(a.text_param('call'), Form.JA)}",
     AnnouncementKind.HAND_START: lambda a, _n: f"{_round(a, Language.JA)} {a.int_param('honba')}本場",

@@ -12,6 +12,7 @@ import logging
 from dataclasses import dataclass, replace
 
 from table_app.announce.announcement import Announcement, AnnouncementKind, announce
+from table_app.domain.errors import InputError
 from table_app.interpret.session import Question, RefereeSession
 from table_app.rules.events import (
     Ankan,
@@ -55,7 +56,7 @@ def accept(session: RefereeSession, proposals: tuple[GameEvent, ...]) -> Accepte
     """Judge and fold ``proposals`` in order; stop at the first one that is not accepted."""
     events: list[GameEvent] = []
     said: list[Announcement] = []
-    for event in proposals:
+    for index, event in enumerate(proposals):
         game = session.game
         if game.hand is not None and not isinstance(event, Chombo):
             verdict = judge(game.hand, event, game.profile)
@@ -75,13 +76,14 @@ def accept(session: RefereeSession, proposals: tuple[GameEvent, ...]) -> Accepte
                             f"penalty ({verdict.consequence.value}: {reason})",
                             ("penalty", "misread: ignore"),
                             ((Chombo(verdict.seat, reason),), ()),
+                            refused=proposals[index:],
                         ),
                     )
                     said.append(question)
                 break
         try:
             after = apply(game, event)
-        except ImpossibleEventError as error:
+        except (ImpossibleEventError, InputError) as error:  # InputError: a meld that cannot be (a corrected tile)
             logger.warning("cannot follow %r: %s", event, error)
             session, question = ask(
                 session, Question(0, None, f"cannot follow the game: {error}", ("misread: ignore",), ((),))

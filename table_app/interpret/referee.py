@@ -23,8 +23,10 @@ import logging
 from dataclasses import replace
 
 from table_app.announce.announcement import Announcement, AnnouncementKind, announce
+from table_app.domain.seat import Seat
 from table_app.interpret import crosscheck, moves
 from table_app.interpret.acceptance import accept, ask
+from table_app.interpret.correction import pond_discard
 from table_app.interpret.deal import deal, four_winds
 from table_app.interpret.session import Decision, Question, RefereeSession
 from table_app.observations import (
@@ -40,6 +42,7 @@ from table_app.observations import (
     MeldExtended,
     Observation,
     PondTileAdded,
+    ProfileChosen,
     RefereeAnswer,
     RefereeButton,
     Tick,
@@ -61,6 +64,7 @@ from table_app.rules.events import (
     ShownHand,
     StartGame,
 )
+from table_app.rules.profiles import profile_named
 
 logger = logging.getLogger(__name__)
 
@@ -96,6 +100,8 @@ def _step(session: RefereeSession, observation: Observation) -> Decision:
             return _answer(session, observation.question, observation.choice)
         case TileCorrected():
             return _correct(session, observation)
+        case ProfileChosen():
+            return _profile(session, observation)
         case HandStarted():
             hand = session.game.hand
             if hand is not None and not hand.wins and hand.result is None:
@@ -267,14 +273,41 @@ def _button(session: RefereeSession, press: ButtonPress) -> Decision:
 
 
 def _correct(session: RefereeSession, correction: TileCorrected) -> Decision:
-    """The last discard, misread: take it back and put the right tile in its place."""
+    """A misread discard of the hand in play (with no seat named: the last one). The core finds
+    it in the journal and refolds the hand from there (:mod:`table_app.interpret.correction`)."""
     hand = session.game.hand
-    if hand is None or hand.last_discard is None or hand.last_discard_tile is None:
-        logger.warning("a corrected tile with no discard to correct: ignored")
+    if correction.seat is None or correction.index is None:
+        players = () if hand is None else hand.players
+        ponds = [(tile.order, seat, i) for seat, player in enumerate(players) for i, tile in enumerate(player.pond)]
+        if not ponds:
+            logger.warning("a corrected tile with no discard to correct: ignored")
+            return Decision(session)
+        _, seat, index = max(ponds)
+        correction = replace(correction, seat=Seat(seat), index=index)
+    assert correction.seat is not None
+    assert correction.index is not None
+    refusal = pond_discard(session.game, correction.seat, correction.index)
+    if refusal:
+        logger.warning("correction ignored: %s", refusal)
         return Decision(session)
-    seat = hand.last_discard
-    tsumogiri = hand.player(seat).pond[-1].tsumogiri
-    return Decision(session, undo=True, redo=(Dahai(seat, correction.tile, tsumogiri),))
+    return Decision(session, correction=correction)
+
+
+def _profile(session: RefereeSession, chosen: ProfileChosen) -> Decision:
+    """The rule profile changes between hands only: a hand is played under one set of rules."""
+    try:
+        profile = profile_named(chosen.profile)
+    except ValueError as error:
+        logger.warning("profile change ignored: %s", error)
+        return Decision(session)
+    if session.game.hand is not None:
+        logger.warning("profile change to %s ignored: a hand is in play", profile.name)
+        return Decision(session)
+    if profile == session.game.profile:
+        return Decision(session)
+    setup, game = replace(session.setup, profile=profile), replace(session.game, profile=profile)
+    said = announce(AnnouncementKind.PROFILE_CHANGED, profile=profile.name)
+    return Decision(replace(session, setup=setup, game=game), announcements=(said,), profile=profile)
 
 
 def _answer(session: RefereeSession, question_id: int, choice: int) -> Decision:

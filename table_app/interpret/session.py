@@ -16,7 +16,7 @@ from enum import StrEnum
 from table_app.announce.announcement import Announcement
 from table_app.domain.seat import Seat
 from table_app.domain.tile import Tile
-from table_app.observations import LinkHealth, PondTileAdded, TraysRead
+from table_app.observations import LinkHealth, PondTileAdded, TileCorrected, TraysRead
 from table_app.rules.events import GameEvent, ShownHand
 from table_app.rules.fold import new_game
 from table_app.rules.profiles import TENHOU, RuleProfile
@@ -71,6 +71,8 @@ class Question:
     topic: str
     options: tuple[str, ...]
     outcomes: tuple[tuple[GameEvent, ...], ...]
+    refused: tuple[GameEvent, ...] = ()  # a penalty question: the act the judge refused (a tile
+    # corrected later may make it stand)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,13 +104,15 @@ class RefereeSession:
 class Decision:
     """What one observation led to: the session after it, the events accepted (to journal, in
     order, before anything is shown), what to announce, and whether the referee asked to undo
-    (and what to propose in place of the event taken back)."""
+    the last event, to correct a discard (the core finds it in the journal and refolds the hand
+    from there: :mod:`table_app.interpret.correction`) or to change the rule profile."""
 
     session: RefereeSession
     events: tuple[GameEvent, ...] = ()
     announcements: tuple[Announcement, ...] = ()
     undo: bool = False
-    redo: tuple[GameEvent, ...] = ()  # after the undo, propose these instead (a corrected tile)
+    correction: TileCorrected | None = None
+    profile: RuleProfile | None = None  # journal a change to this profile (between hands)
 
 
 def new_session(setup: TableSetup) -> RefereeSession:

@@ -132,30 +132,6 @@ def test_an_event_that_cannot_be_journaled_is_never_shown(tmp_path, logs_dir):
     assert shown == []
 
 
-def test_a_misread_discard_corrected_from_the_console(tmp_path):
-    from table_app.domain.notation import parse_mjai
-    from table_app.domain.seat import Seat
-    from table_app.interpret import TableSetup
-    from table_app.observations import DoraRevealed, HandStarted, PondTileAdded, TileCorrected
-    from table_app.rules.events import Dahai
-
-    store = GameStore(tmp_path / "table.db")
-    core = RefereeCore(store, TableSetup())
-    for observation in (
-        HandStarted(0.0),
-        DoraRevealed(0.0, parse_mjai("5s")),
-        PondTileAdded(1.0, Seat.S0, parse_mjai("1m")),
-    ):
-        core.process(observation)
-    update = core.process(TileCorrected(2.0, parse_mjai("7m")))
-    assert update.events == (Dahai(Seat.S0, parse_mjai("7m"), tsumogiri=False),)
-    assert [a.kind for a in update.announcements] == [AnnouncementKind.UNDONE]
-    assert store.events(core.game_id)[-1].event == Dahai(Seat.S0, parse_mjai("7m"), tsumogiri=False)
-    assert core.session.game.hand.player(Seat.S0).pond[-1].tile == parse_mjai("7m")
-    kinds = [k for (k,) in sqlite3.connect(tmp_path / "table.db").execute("SELECT kind FROM journal ORDER BY seq")]
-    assert kinds[-2:] == ["undo", "event"]
-
-
 def test_a_correction_with_no_discard_to_correct_changes_nothing(tmp_path):
     from table_app.domain.notation import parse_mjai
     from table_app.interpret import TableSetup
