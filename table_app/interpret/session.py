@@ -24,7 +24,8 @@ from table_app.rules.state import GameState
 
 #: Seconds a sensor reading must stand unchanged, still disagreeing with the game, before the
 #: disagreement is announced (a stick half placed, a tile being drawn, a board a moment behind).
-SETTLE_S = 1.0
+#: A player who declares riichi may take a second or more to put the stick down.
+SETTLE_S = 2.0
 
 
 @dataclass(frozen=True, slots=True)

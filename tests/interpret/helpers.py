@@ -12,7 +12,8 @@ from table_app.rules.events import GameEvent
 
 @dataclass
 class Table:
-    session: RefereeSession = field(default_factory=lambda: RefereeSession(setup=TableSetup()))
+    # Settle time 1 s (the tests' waits are written against it, whatever the config's default).
+    session: RefereeSession = field(default_factory=lambda: RefereeSession(setup=TableSetup(settle_s=1.0)))
     events: list[GameEvent] = field(default_factory=list)
     said: list[Announcement] = field(default_factory=list)
     undos: int = 0

@@ -24,7 +24,7 @@ def test_the_example_file_reads():
     assert config.panel.riichi_leds == (6, 13, 19, 26)
     assert config.camera is None
     assert config.feed is None
-    assert config.settle_s == 1.0
+    assert config.settle_s == 2.0
 
 
 def test_defaults_for_an_empty_file():
