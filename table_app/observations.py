@@ -167,10 +167,31 @@ class RefereeAnswer:
 
 @dataclass(frozen=True, slots=True)
 class TileCorrected:
-    """The referee (console) says the last discard was really ``tile`` (the camera misread it)."""
+    """The referee (console) says a discard was really ``tile`` (the camera misread it): the
+    ``index``-th tile (0: the first) of ``seat``'s pond in the hand in play; with no seat,
+    the last discard."""
 
     at: float
     tile: Tile
+    seat: Seat | None = None
+    index: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileChosen:
+    """The referee (console) chose the rule profile to play under from the next hand on."""
+
+    at: float
+    profile: str
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """Time passes: the core posts one every fraction of a second, on its own monotonic clock,
+    quiet table or not. Cross-checks time how long a disagreement has stood by these alone (the
+    adapters' ``at`` values come from different clocks)."""
+
+    at: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,7 +216,9 @@ Observation = (
     | ButtonPress
     | RefereeAnswer
     | TileCorrected
+    | ProfileChosen
     | HandStarted
+    | Tick
 )
 
 VISION_OBSERVATIONS = (

@@ -29,6 +29,8 @@ class AnnouncementKind(StrEnum):
     CAMERA_RESTORED = "camera_restored"
     QUESTION = "question"  # params: question (id), topic, options
     UNDONE = "undone"  # params: event
+    CORRECTED = "corrected"  # seat; params: index (0 = first discard), was, tile
+    PROFILE_CHANGED = "profile_changed"  # params: profile
     RIICHI = "riichi"
     CALL = "call"  # params: call (chi, pon, kan)
     HAND_START = "hand_start"  # params: round, honba

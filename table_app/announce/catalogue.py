@@ -122,6 +122,11 @@ def _question_ja(a: Announcement, _n: SeatNames) -> str:
     return f"審判確認（質問{a.int_param('question')}）：{a.text_param('topic')}？ {options}"
 
 
+def _off(a: Announcement) -> str:
+    """How far a reading is from what it should be, signed (``+2``, ``-1``)."""
+    return f"{a.int_param('read') - a.int_param('expected'):+d}"
+
+
 _Render = Callable[[Announcement, "SeatNames"], str]
 
 _EN: dict[AnnouncementKind, _Render] = {
@@ -140,10 +145,10 @@ _EN: dict[AnnouncementKind, _Render] = {
         f"(reads {a.int_param('read')}, should be {a.int_param('expected')})"
     ),
     AnnouncementKind.WALL_DISAGREES: lambda a, _n: (
-        f"The wall count reads {a.int_param('read')}, the discards say {a.int_param('expected')}"
+        f"The wall count reads {a.int_param('read')}, the discards say {a.int_param('expected')} (off by {_off(a)})"
     ),
     AnnouncementKind.DEPOSIT_DISAGREES: lambda a, _n: (
-        f"The riichi deposit holds {a.int_param('read')} sticks, should be {a.int_param('expected')}"
+        f"The riichi deposit holds {a.int_param('read')} sticks, should be {a.int_param('expected')} (off by {_off(a)})"
     ),
     AnnouncementKind.LINK_LOST: lambda _a, _n: "Table sensors lost: refereeing goes on from the camera",
     AnnouncementKind.LINK_RESTORED: lambda _a, _n: "Table sensors back",
@@ -151,6 +156,11 @@ _EN: dict[AnnouncementKind, _Render] = {
     AnnouncementKind.CAMERA_RESTORED: lambda _a, _n: "Camera back",
     AnnouncementKind.QUESTION: _question_en,
     AnnouncementKind.UNDONE: lambda a, _n: f"Taken back: {a.text_param('event')}",
+    AnnouncementKind.CORRECTED: lambda a, n: (
+        f"{_who_en(a, n)}'s discard {a.int_param('index') + 1} corrected: "
+        f"{a.text_param('tile')} (read as {a.text_param('was')})"
+    ),
+    AnnouncementKind.PROFILE_CHANGED: lambda a, _n: f"Rules from the next hand: {a.text_param('profile')}",
     AnnouncementKind.RIICHI: lambda a, n: f"{_who_en(a, n)}: riichi",
     AnnouncementKind.CALL: lambda a, n: f"{_who_en(a, n)}: {call_words(a.text_param('call'), Form.EN)}",
     AnnouncementKind.HAND_START: lambda a, _n: f"{_round(a, Language.EN)}, {a.int_param('honba')} honba",
@@ -173,10 +183,10 @@ _JA: dict[AnnouncementKind, _Render] = {
         f"（読み {a.int_param('read')}、正しくは {a.int_param('expected')}）"
     ),
     AnnouncementKind.WALL_DISAGREES: lambda a, _n: (
-        f"山の残り枚数が{a.int_param('read')}、捨て牌からは{a.int_param('expected')}"
+        f"山の残り枚数が{a.int_param('read')}、捨て牌からは{a.int_param('expected')}（{_off(a)}枚）"
     ),
     AnnouncementKind.DEPOSIT_DISAGREES: lambda a, _n: (
-        f"供託のリーチ棒が{a.int_param('read')}本、正しくは{a.int_param('expected')}本"
+        f"供託のリーチ棒が{a.int_param('read')}本、正しくは{a.int_param('expected')}本（{_off(a)}本）"
     ),
     AnnouncementKind.LINK_LOST: lambda _a, _n: "卓センサーとの接続が切れました。カメラで続けます",
     AnnouncementKind.LINK_RESTORED: lambda _a, _n: "卓センサー復帰",
@@ -184,6 +194,11 @@ _JA: dict[AnnouncementKind, _Render] = {
     AnnouncementKind.CAMERA_RESTORED: lambda _a, _n: "カメラ復帰",
     AnnouncementKind.QUESTION: _question_ja,
     AnnouncementKind.UNDONE: lambda a, _n: f"取り消し：{a.text_param('event')}",
+    AnnouncementKind.CORRECTED: lambda a, n: (
+        f"{_who_ja(a, n)}の{a.int_param('index') + 1}枚目の捨て牌を訂正：{a.text_param('tile')}"
+        f"（{a.text_param('was')}と誤読）"
+    ),
+    AnnouncementKind.PROFILE_CHANGED: lambda a, _n: f"次局からのルール：{a.text_param('profile')}",
     AnnouncementKind.RIICHI: lambda a, n: f"{_who_ja(a, n)}：リーチ",
     AnnouncementKind.CALL: lambda a, n: f"{_who_ja(a, n)}：{call_words(a.text_param('call'), Form.JA)}",
     AnnouncementKind.HAND_START: lambda a, _n: f"{_round(a, Language.JA)} {a.int_param('honba')}本場",

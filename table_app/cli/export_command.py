@@ -45,12 +45,21 @@ def run(args: argparse.Namespace) -> int:
     store = GameStore(args.db)
     try:
         summary = store.game(args.game)
-        events = [entry.event for entry in store.events(args.game)]
+        entries = store.events(args.game)
+        changes = store.profile_changes(args.game)
     finally:
         store.close()
+    events = [entry.event for entry in entries]
     profile = profile_named(summary.profile)
+    # A profile changed between hands applies from the first event journaled after the change.
+    switches = {
+        next((i for i, entry in enumerate(entries) if entry.seq > change.seq), len(entries)): profile_named(
+            change.profile
+        )
+        for change in changes
+    }
     if args.format == "mjai":
-        text = "".join(line + "\n" for line in mjai_lines(events, profile))
+        text = "".join(line + "\n" for line in mjai_lines(events, profile, switches))
     else:
         if args.fill_hidden:
             events = fill_hidden(events, profile.red_fives)

@@ -56,7 +56,7 @@ def accept(session: RefereeSession, proposals: tuple[GameEvent, ...]) -> Accepte
     """Judge and fold ``proposals`` in order; stop at the first one that is not accepted."""
     events: list[GameEvent] = []
     said: list[Announcement] = []
-    for event in proposals:
+    for index, event in enumerate(proposals):
         game = session.game
         if game.hand is not None and not isinstance(event, Chombo):
             verdict = judge(game.hand, event, game.profile)
@@ -76,6 +76,7 @@ def accept(session: RefereeSession, proposals: tuple[GameEvent, ...]) -> Accepte
                             f"penalty ({verdict.consequence.value}: {reason})",
                             ("penalty", "misread: ignore"),
                             ((Chombo(verdict.seat, reason),), ()),
+                            refused=proposals[index:],
                         ),
                     )
                     said.append(question)
@@ -95,7 +96,7 @@ def accept(session: RefereeSession, proposals: tuple[GameEvent, ...]) -> Accepte
         events.append(event)
         said.extend(_announcements_of(session, event))
         if isinstance(event, StartKyoku):
-            session = replace(session, awaiting_deal=False, shown=(), ura=(), disagreements=frozenset())
+            session = replace(session, awaiting_deal=False, shown=(), ura=())
         if isinstance(event, EndKyoku):
             session = replace(session, awaiting_deal=True, payments_due=True, riichi_waiting=None, shown=())
     return Accepted(session, tuple(events), tuple(said))

@@ -13,6 +13,8 @@ its announcements. Observations are read as follows (see docs/runtime.md for the
   tenpai shown at the draw;
 - CONFIRM answers the referee's question with its first option, or ends the hand as it
   stands (the wins shown, an exhaustive draw, four riichi), or after a hand checks the trays.
+After every step the board's last reading is checked against the game as it now stands
+(:mod:`table_app.interpret.crosscheck`): a disagreement is announced once it has settled.
 """
 
 from __future__ import annotations
@@ -21,8 +23,10 @@ import logging
 from dataclasses import replace
 
 from table_app.announce.announcement import Announcement, AnnouncementKind, announce
+from table_app.domain.seat import Seat
 from table_app.interpret import crosscheck, moves
 from table_app.interpret.acceptance import accept, ask
+from table_app.interpret.correction import pond_discard
 from table_app.interpret.deal import deal, four_winds
 from table_app.interpret.session import Decision, Question, RefereeSession
 from table_app.interpret.uncertain import confirm_uncertain
@@ -39,8 +43,10 @@ from table_app.observations import (
     MeldExtended,
     Observation,
     PondTileAdded,
+    ProfileChosen,
     RefereeAnswer,
     RefereeButton,
+    Tick,
     TileCorrected,
     TraysRead,
     UraIndicatorsRevealed,
@@ -59,6 +65,7 @@ from table_app.rules.events import (
     ShownHand,
     StartGame,
 )
+from table_app.rules.profiles import profile_named
 
 logger = logging.getLogger(__name__)
 
@@ -66,12 +73,18 @@ Proposal = tuple[GameEvent, ...] | Question
 
 
 def step(session: RefereeSession, observation: Observation) -> Decision:
-    return confirm_uncertain(session, observation, _step(session, observation))
+    decision = confirm_uncertain(session, observation, _step(session, observation))
+    if decision.undo:
+        return decision  # the core folds the journal back first; the next step checks again
+    checked, said = crosscheck.reconcile(decision.session)
+    return replace(decision, session=checked, announcements=(*decision.announcements, *said))
 
 
 def _step(session: RefereeSession, observation: Observation) -> Decision:
     said: tuple[Announcement, ...] = ()
     match observation:
+        case Tick():
+            return Decision(crosscheck.tick(session, observation.at))
         case LinkChanged():
             return _link(session, observation)
         case CameraLost():
@@ -88,6 +101,8 @@ def _step(session: RefereeSession, observation: Observation) -> Decision:
             return _answer(session, observation.question, observation.choice)
         case TileCorrected():
             return _correct(session, observation)
+        case ProfileChosen():
+            return _profile(session, observation)
         case HandStarted():
             hand = session.game.hand
             if hand is not None and not hand.wins and hand.result is None:
@@ -96,15 +111,11 @@ def _step(session: RefereeSession, observation: Observation) -> Decision:
                 # taking it now would read the next dora indicator (a kan's) as a new hand's.
                 logger.info("new deal signalled while %s is in play: ignored", hand.label())
                 return Decision(session)
-            session, said = crosscheck.trays_off(session)
             if hand is not None and (hand.wins or hand.result is not None):
-                decision = _propose(session, (EndKyoku(),))
-                return _with(decision, before=said)
-            return Decision(replace(session, awaiting_deal=True), announcements=said)
+                return _propose(session, (EndKyoku(),))
+            return Decision(replace(session, awaiting_deal=True))
     # A game observation: a discard still waiting for its wall step is taken now.
-    session, said = _deposit_if_due(session)
-    session, held_events, more = _release_pending(session, wall_stepped=False)
-    said = (*said, *more)
+    session, held_events, said = _release_pending(session)
     hand = session.game.hand
     proposal: Proposal | None
     match observation:
@@ -153,19 +164,17 @@ def _propose(session: RefereeSession, proposal: Proposal) -> Decision:
         elif isinstance(event, Reach):
             session = replace(session, riichi_waiting=event.actor)
         elif isinstance(event, ReachAccepted):
-            # The stick is checked once the board has had an act's time to read it.
-            session = replace(session, riichi_waiting=None, deposit_due=True)
+            session = replace(session, riichi_waiting=None)
     events = outcome.events
     if events and isinstance(events[-1], Dahai) and four_winds(session.game.hand):
         # 四風子連打 is plain to see: no question, the hand ends.
         aborted = _propose(session, (Ryukyoku(DrawKind.FOUR_WINDS), EndKyoku()))
         return Decision(aborted.session, (*events, *aborted.events), (*said, *aborted.announcements))
     if events and isinstance(events[-1], EndKyoku):
-        if session.trays is not None and session.link_up:
-            # The trays may have settled before the referee ended the hand: the board reports
-            # changes only, so the last reading is checked now.
-            session, more = crosscheck.payments(session, session.trays)
-            said = (*said, *more)
+        # The trays may have settled before the referee ended the hand: the board reports
+        # changes only, so the last reading is checked now (before the game's end is said).
+        session, more = crosscheck.reconcile(session)
+        said = (*said, *more)
         next_hand = session.game.next_hand
         if next_hand is not None and next_hand.game_over:
             finish = accept(session, (EndGame(),))
@@ -198,19 +207,16 @@ def _wall_pending(session: RefereeSession, seen: PondTileAdded) -> bool:
     return moves.draw_if_due(hand, seen.seat) not in (None, ()) and session.trays.wall == hand.live_wall
 
 
-def _release_pending(
-    session: RefereeSession, *, wall_stepped: bool
-) -> tuple[RefereeSession, tuple[GameEvent, ...], tuple[Announcement, ...]]:
+def _release_pending(session: RefereeSession) -> tuple[RefereeSession, tuple[GameEvent, ...], tuple[Announcement, ...]]:
+    """Take the discard held for its wall step: the step came, or the next act (or a lost link)
+    says it will not (the wall cross-check then says so, if the board stays off)."""
     seen = session.pending_discard
     hand = session.game.hand
     if seen is None or hand is None:
         return session, (), ()
     session = replace(session, pending_discard=None)
-    said: tuple[Announcement, ...] = ()
-    if not wall_stepped:
-        session, said = crosscheck.wall_after_draw(session, hand.live_wall - 1)
     decision = _propose(session, _before_act(session, moves.discard(hand, seen)))
-    return decision.session, decision.events, (*said, *decision.announcements)
+    return decision.session, decision.events, decision.announcements
 
 
 def _link(session: RefereeSession, change: LinkChanged) -> Decision:
@@ -224,14 +230,8 @@ def _link(session: RefereeSession, change: LinkChanged) -> Decision:
         return Decision(session)
     # Refereeing goes on from the camera: a discard waiting for the wall is taken now.
     session = replace(session, trays=None, link_lost=True)
-    session, events, more = _release_pending(session, wall_stepped=True)
+    session, events, more = _release_pending(session)
     return Decision(session, events, (announce(AnnouncementKind.LINK_LOST), *more))
-
-
-def _deposit_if_due(session: RefereeSession) -> tuple[RefereeSession, tuple[Announcement, ...]]:
-    if not session.deposit_due:
-        return session, ()
-    return crosscheck.deposit(replace(session, deposit_due=False))
 
 
 def _trays(session: RefereeSession, reading: TraysRead) -> Decision:
@@ -242,13 +242,10 @@ def _trays(session: RefereeSession, reading: TraysRead) -> Decision:
         return Decision(session)
     session = replace(session, trays=reading)
     hand = session.game.hand
-    if session.deposit_due and reading.deposit == crosscheck.expected_deposit(session):
-        session = replace(session, deposit_due=False)  # the stick is there
     if session.pending_discard is not None and hand is not None and reading.wall == hand.live_wall - 1:
-        session, events, said = _release_pending(session, wall_stepped=True)
+        session, events, said = _release_pending(session)
         return Decision(session, events, said)
-    session, said = crosscheck.payments(session, reading)
-    return Decision(session, announcements=said)
+    return Decision(session)
 
 
 def _button(session: RefereeSession, press: ButtonPress) -> Decision:
@@ -260,7 +257,7 @@ def _button(session: RefereeSession, press: ButtonPress) -> Decision:
         return _answer(session, session.question.id, 0)
     hand = session.game.hand
     if hand is None:
-        session, said = crosscheck.trays_off(session)
+        session, said = crosscheck.trays_now(session)
         return Decision(session, announcements=said)
     if hand.wins or hand.result is not None:
         return _propose(session, (EndKyoku(),))
@@ -277,14 +274,41 @@ def _button(session: RefereeSession, press: ButtonPress) -> Decision:
 
 
 def _correct(session: RefereeSession, correction: TileCorrected) -> Decision:
-    """The last discard, misread: take it back and put the right tile in its place."""
+    """A misread discard of the hand in play (with no seat named: the last one). The core finds
+    it in the journal and refolds the hand from there (:mod:`table_app.interpret.correction`)."""
     hand = session.game.hand
-    if hand is None or hand.last_discard is None or hand.last_discard_tile is None:
-        logger.warning("a corrected tile with no discard to correct: ignored")
+    if correction.seat is None or correction.index is None:
+        players = () if hand is None else hand.players
+        ponds = [(tile.order, seat, i) for seat, player in enumerate(players) for i, tile in enumerate(player.pond)]
+        if not ponds:
+            logger.warning("a corrected tile with no discard to correct: ignored")
+            return Decision(session)
+        _, seat, index = max(ponds)
+        correction = replace(correction, seat=Seat(seat), index=index)
+    assert correction.seat is not None
+    assert correction.index is not None
+    refusal = pond_discard(session.game, correction.seat, correction.index)
+    if refusal:
+        logger.warning("correction ignored: %s", refusal)
         return Decision(session)
-    seat = hand.last_discard
-    tsumogiri = hand.player(seat).pond[-1].tsumogiri
-    return Decision(session, undo=True, redo=(Dahai(seat, correction.tile, tsumogiri),))
+    return Decision(session, correction=correction)
+
+
+def _profile(session: RefereeSession, chosen: ProfileChosen) -> Decision:
+    """The rule profile changes between hands only: a hand is played under one set of rules."""
+    try:
+        profile = profile_named(chosen.profile)
+    except ValueError as error:
+        logger.warning("profile change ignored: %s", error)
+        return Decision(session)
+    if session.game.hand is not None:
+        logger.warning("profile change to %s ignored: a hand is in play", profile.name)
+        return Decision(session)
+    if profile == session.game.profile:
+        return Decision(session)
+    setup, game = replace(session.setup, profile=profile), replace(session.game, profile=profile)
+    said = announce(AnnouncementKind.PROFILE_CHANGED, profile=profile.name)
+    return Decision(replace(session, setup=setup, game=game), announcements=(said,), profile=profile)
 
 
 def _answer(session: RefereeSession, question_id: int, choice: int) -> Decision:

@@ -2,33 +2,65 @@
 
 ``RefereeSession`` holds the folded game (the journal's truth) and the interpretation's own
 memory: the last tray reading, the health of the link and camera, a discard waiting for its
-wall step, a riichi waiting to be accepted, hands laid open at a draw, and the question put
-to the referee, if any. It is rebuilt after a crash from the journal alone: everything here
-beyond ``game`` is sensor memory that the next readings restore.
+wall step, a riichi waiting to be accepted, hands laid open at a draw, the sensor
+disagreements still settling, and the question put to the referee, if any. It is rebuilt
+after a crash from the journal alone: everything here beyond ``game`` is sensor memory that
+the next readings restore.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from table_app.announce.announcement import Announcement
 from table_app.domain.seat import Seat
 from table_app.domain.tile import Tile
-from table_app.observations import LinkHealth, PondTileAdded, TraysRead
+from table_app.observations import LinkHealth, PondTileAdded, TileCorrected, TraysRead
 from table_app.rules.events import GameEvent, ShownHand
 from table_app.rules.fold import new_game
 from table_app.rules.profiles import TENHOU, RuleProfile
 from table_app.rules.state import GameState
 
+#: Seconds a sensor reading must stand unchanged, still disagreeing with the game, before the
+#: disagreement is announced (a stick half placed, a tile being drawn, a board a moment behind).
+#: A player who declares riichi may take a second or more to put the stick down.
+SETTLE_S = 2.0
+
 
 @dataclass(frozen=True, slots=True)
 class TableSetup:
-    """What the config says before the first tile: the rule profile, names, the first dealer."""
+    """What the config says before the first tile: the rule profile, names, the first dealer,
+    and how long a sensor disagreement must stand before it is announced."""
 
     profile: RuleProfile = TENHOU
     names: tuple[str, ...] = ("", "", "", "")
     first_dealer: Seat = Seat.S0
     confidence_floor: float = 0.6  # a camera reading below it is taken, then put to the referee to confirm
+    settle_s: float = SETTLE_S
+
+
+class Check(StrEnum):
+    """What the sensor board is checked for against the game."""
+
+    WALL = "wall"
+    DEPOSIT = "deposit"
+    TRAY = "tray"
+
+
+@dataclass(frozen=True, slots=True)
+class Suspect:
+    """A reading that disagrees with the game and has not settled yet (or has, and was said).
+
+    ``since`` is the first tick that saw it (``None`` until one has); it is announced once a
+    tick comes ``settle_s`` after that with the reading unchanged and still disagreeing."""
+
+    check: Check
+    seat: Seat | None  # the tray's seat; None for the wall and the deposit
+    expected: int
+    read: int
+    since: float | None = None
+    announced: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +73,8 @@ class Question:
     topic: str
     options: tuple[str, ...]
     outcomes: tuple[tuple[GameEvent, ...], ...]
+    refused: tuple[GameEvent, ...] = ()  # a penalty question: the act the judge refused (a tile
+    # corrected later may make it stand)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,13 +89,13 @@ class RefereeSession:
     trays: TraysRead | None = None
     pending_discard: PondTileAdded | None = None  # seen by the camera, waiting for the wall step
     riichi_waiting: Seat | None = None  # declared; reach_accepted is due before the next act
-    deposit_due: bool = False  # a riichi was accepted: the deposit is checked at the next act
     ura: tuple[Tile, ...] = ()  # ura-dora indicators turned over for a riichi win
     shown: tuple[ShownHand, ...] = ()  # hands laid open as tenpai at an exhaustive draw
     question: Question | None = None
     next_question: int = 1
     payments_due: bool = False  # a hand ended: the trays should come to the new scores
-    disagreements: frozenset[str] = frozenset()  # cross-checks already announced (said once)
+    suspects: tuple[Suspect, ...] = ()  # sensor readings that disagree with the game
+    now: float | None = None  # the last tick's time (the core's clock)
 
     @property
     def link_up(self) -> bool:
@@ -72,13 +106,15 @@ class RefereeSession:
 class Decision:
     """What one observation led to: the session after it, the events accepted (to journal, in
     order, before anything is shown), what to announce, and whether the referee asked to undo
-    (and what to propose in place of the event taken back)."""
+    the last event, to correct a discard (the core finds it in the journal and refolds the hand
+    from there: :mod:`table_app.interpret.correction`) or to change the rule profile."""
 
     session: RefereeSession
     events: tuple[GameEvent, ...] = ()
     announcements: tuple[Announcement, ...] = ()
     undo: bool = False
-    redo: tuple[GameEvent, ...] = ()  # after the undo, propose these instead (a corrected tile)
+    correction: TileCorrected | None = None
+    profile: RuleProfile | None = None  # journal a change to this profile (between hands)
 
 
 def new_session(setup: TableSetup) -> RefereeSession:

@@ -1,7 +1,7 @@
 """The journal of accepted events (the truth) and the score keeping derived from it, in SQLite."""
 
 from table_app.journal.errors import JournalCorruptError, JournalError, UnknownGameError
-from table_app.journal.store import GameStore, GameSummary, JournalEntry, Undone
+from table_app.journal.store import GameStore, GameSummary, JournalEntry, ProfileChange, Undone
 
 __all__ = [
     "GameStore",
@@ -9,6 +9,7 @@ __all__ = [
     "JournalCorruptError",
     "JournalEntry",
     "JournalError",
+    "ProfileChange",
     "Undone",
     "UnknownGameError",
 ]

@@ -9,7 +9,8 @@ to check the game against.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 from table_app.rules.events import EndGame, EndKyoku, GameEvent, Hora, Ryukyoku
@@ -18,12 +19,19 @@ from table_app.rules.mjai_codec import event_to_mjai
 from table_app.rules.profiles import RuleProfile
 
 
-def mjai_lines(events: Iterable[GameEvent], profile: RuleProfile) -> Iterator[str]:
+def mjai_lines(
+    events: Iterable[GameEvent], profile: RuleProfile, switches: Mapping[int, RuleProfile] | None = None
+) -> Iterator[str]:
+    """The game as mjai lines; ``switches``: the profile in force from the event at that index on
+    (a change the referee made between hands)."""
     events = list(events)
+    switches = switches or {}
     # The hand results are known only at end_kyoku: fold once to find them, then write.
     state = new_game(profile)
     win_results: list[Any] = []
-    for event in events:
+    for index, event in enumerate(events):
+        if index in switches:
+            state = replace(state, profile=switches[index])
         state = apply(state, event)
         if isinstance(event, Hora) and state.hand is not None:
             win_results.append(state.hand.wins[-1])

@@ -2,8 +2,11 @@
 
 The journal is append-only. An undo is a journaled correction (an ``undo`` row naming the
 sequence number it takes back), never a delete, so what happened at the table, mistakes
-included, stays on record. The effective events of a game are the event rows not taken back;
-folding them (:func:`table_app.rules.fold.replay`) rebuilds the state after a crash.
+included, stays on record. A misread tile corrected later is a ``correct`` row naming the
+event it replaces and holding the right one. The effective events of a game are the event
+rows not taken back, each as last corrected, in their places; folding them (with the rule
+profile changes made between hands, ``profile`` rows: :func:`table_app.journal.refold.fold`)
+rebuilds the state after a crash.
 """
 
 from __future__ import annotations
@@ -35,6 +38,12 @@ class JournalEntry:
 class Undone:
     seq: int  # the correction's own sequence number
     undoes: int  # the event it took back
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileChange:
+    seq: int
+    profile: str  # the rule profile's name, from this point of the journal on
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +151,69 @@ class GameStore:
         logger.info("game %d: event %d taken back by %d", game, target, seq)
         return Undone(seq, target)
 
+    def correct(
+        self,
+        game: int,
+        corrections: Iterable[tuple[int, GameEvent]],
+        at: float,
+        *,
+        dropped: Iterable[int] = (),
+        appended: Iterable[GameEvent] = (),
+        after: GameState | None = None,
+    ) -> int:
+        """In one transaction: each ``(seq, event)`` of ``corrections``: the event at ``seq`` was
+        misread, ``event`` stands in its place; the events at ``dropped`` no longer stand
+        (taken back); ``appended`` follow. Returns the last sequence number written."""
+        with self._transaction():
+            seq = self._next_seq(game) - 1
+            targets = []
+            for target, event in corrections:
+                seq += 1
+                targets.append(target)
+                self._db.execute(
+                    "INSERT INTO journal (game, seq, at, kind, body, undoes) VALUES (?, ?, ?, 'correct', ?, ?)",
+                    (game, seq, at, encode_event(event), target),
+                )
+            for taken in dropped:
+                seq += 1
+                self._db.execute(
+                    "INSERT INTO journal (game, seq, at, kind, undoes) VALUES (?, ?, ?, 'undo', ?)",
+                    (game, seq, at, taken),
+                )
+            for later in appended:
+                seq += 1
+                self._db.execute(
+                    "INSERT INTO journal (game, seq, at, kind, body) VALUES (?, ?, ?, 'event', ?)",
+                    (game, seq, at, encode_event(later)),
+                )
+            if after is not None:
+                self._write_standing(game, after)
+        logger.info("game %d: events %s corrected, up to %d", game, targets, seq)
+        return seq
+
+    def change_profile(self, game: int, profile: str, at: float) -> int:
+        """From here on the game is played under ``profile`` (set between hands)."""
+        with self._transaction():
+            seq = self._next_seq(game)
+            self._db.execute(
+                "INSERT INTO journal (game, seq, at, kind, body) VALUES (?, ?, ?, 'profile', ?)",
+                (game, seq, at, json.dumps({"profile": profile})),
+            )
+        logger.info("game %d: rule profile %s from %d", game, profile, seq)
+        return seq
+
+    def profile_changes(self, game: int) -> tuple[ProfileChange, ...]:
+        rows = self._db.execute(
+            "SELECT seq, body FROM journal WHERE game = ? AND kind = 'profile' ORDER BY seq", (game,)
+        ).fetchall()
+        changes = []
+        for seq, body in rows:
+            try:
+                changes.append(ProfileChange(int(seq), str(json.loads(body)["profile"])))
+            except (TypeError, ValueError, KeyError) as error:
+                raise JournalCorruptError(game, int(seq), f"a profile row without a profile ({error})") from error
+        return tuple(changes)
+
     def rewrite_standing(self, game: int, state: GameState) -> None:
         with self._transaction():
             self._write_standing(game, state)
@@ -156,24 +228,28 @@ class GameStore:
         except sqlite3.DatabaseError as error:
             raise JournalError(f"{self.path}: game {game}: journal unreadable ({error})") from error
         undone: set[int] = set()
+        corrected: dict[int, tuple[int, str]] = {}  # target seq -> (the correction's seq, its body)
         kept: list[tuple[int, float, str]] = []
         for seq, at, kind, body, undoes in rows:
+            if kind in ("undo", "correct") and undoes is None:
+                raise JournalCorruptError(game, seq, f"a {kind} row names no event")
+            if kind in ("event", "correct") and body is None:
+                raise JournalCorruptError(game, seq, f"an {kind} row without an event")
             if kind == "undo":
-                if undoes is None:
-                    raise JournalCorruptError(game, seq, "an undo row names no event")
                 undone.add(int(undoes))
-            elif body is None:
-                raise JournalCorruptError(game, seq, "an event row without an event")
-            else:
+            elif kind == "correct":
+                corrected[int(undoes)] = (int(seq), str(body))  # a later correction wins
+            elif kind == "event":
                 kept.append((int(seq), float(at), str(body)))
         entries: list[JournalEntry] = []
         for seq, at, body in kept:
             if seq in undone:
                 continue
+            where, text = corrected.get(seq, (seq, body))
             try:
-                entries.append(JournalEntry(seq, at, decode_event(body)))
+                entries.append(JournalEntry(seq, at, decode_event(text)))
             except EventCodecError as error:
-                raise JournalCorruptError(game, seq, str(error)) from error
+                raise JournalCorruptError(game, where, str(error)) from error
         return tuple(entries)
 
     # --- internals ------------------------------------------------------------------

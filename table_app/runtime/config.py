@@ -13,6 +13,7 @@ from typing import Any
 from hardware.panel import PanelConfigError, PanelPins
 from table_app.announce.catalogue import Language
 from table_app.domain.seat import Seat
+from table_app.interpret.session import SETTLE_S
 from table_app.rules.profiles import PROFILES, RuleProfile, profile_named
 
 
@@ -66,6 +67,7 @@ class TableConfig:
     panel: PanelPins | None
     feed: FeedConfig | None
     web: WebConfig | None = None
+    settle_s: float = SETTLE_S  # a sensor disagreement must stand this long to be announced
 
 
 def _get(table: dict[str, Any], key: str, prefix: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
@@ -112,7 +114,7 @@ def parse_config(text: str, base: Path = Path()) -> TableConfig:
         raise ConfigError("(file)", f"not TOML: {error}") from error
     _check_keys(document, "", {"table", "camera", "link", "panel", "feed", "web"})
     table = _section(document, "table") or {}
-    _check_keys(table, "table", {"db", "profile", "names", "first_dealer", "languages", "speech"})
+    _check_keys(table, "table", {"db", "profile", "names", "first_dealer", "languages", "speech", "settle_s"})
     profile_name = _get(table, "profile", "table", str, "tenhou")
     try:
         profile = profile_named(profile_name)
@@ -133,6 +135,9 @@ def parse_config(text: str, base: Path = Path()) -> TableConfig:
         raise ConfigError("table.languages", f"each must be 'ja' or 'en', got {languages!r}") from None
     db = _path(_get(table, "db", "table", str, "jantaku.db"), base)
     assert db is not None
+    settle = float(_get(table, "settle_s", "table", (int, float), SETTLE_S))
+    if not 0 <= settle <= 60:
+        raise ConfigError("table.settle_s", f"must be 0-60 seconds, got {settle}")
     return TableConfig(
         db=db,
         profile=profile,
@@ -145,6 +150,7 @@ def parse_config(text: str, base: Path = Path()) -> TableConfig:
         panel=_panel(_section(document, "panel")),
         feed=_feed(_section(document, "feed"), base),
         web=_web(_section(document, "web")),
+        settle_s=settle,
     )
 
 

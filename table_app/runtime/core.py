@@ -4,6 +4,10 @@ Adapters post observations to its queue from their own threads. The core thread 
 at a time, asks the pure referee (:func:`table_app.interpret.step`) what they mean, journals
 every accepted event in SQLite (fsync'd) and only then tells its listeners. Killed at any
 point, it restarts from the journal: the state is the fold of the journaled events.
+
+Between observations, and while they stream in, it steps a ``Tick`` every ``tick_s`` on its
+own monotonic clock: sensor disagreements settle on that time (a quiet table included).
+A tick that says nothing is not shown to the listeners.
 """
 
 from __future__ import annotations
@@ -17,16 +21,19 @@ from dataclasses import replace
 
 from table_app.announce.announcement import AnnouncementKind, announce
 from table_app.interpret import Decision, RefereeSession, TableSetup, new_session, step
-from table_app.interpret.acceptance import accept
-from table_app.journal.store import GameStore
-from table_app.observations import Observation
-from table_app.rules.events import EndGame, EndKyoku, GameEvent
-from table_app.rules.fold import replay
+from table_app.interpret.correction import refold, resync
+from table_app.journal.refold import fold
+from table_app.journal.store import GameStore, JournalEntry
+from table_app.observations import Observation, Tick, TileCorrected
+from table_app.rules.events import Dahai, EndGame, EndKyoku, GameEvent, StartKyoku
+from table_app.rules.profiles import profile_named
+from table_app.rules.state import GameState
 from table_app.runtime.ports import CoreListener, CoreUpdate
 
 logger = logging.getLogger(__name__)
 
 _STOP = object()
+TICK_S = 0.25  # how often the core's clock is stepped: the grain of a settle time
 
 
 class RefereeCore:
@@ -37,13 +44,18 @@ class RefereeCore:
         listeners: Sequence[CoreListener] = (),
         *,
         clock: Callable[[], float] = time.time,
+        tick_s: float = TICK_S,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self._store = store
         self._listeners = list(listeners)
         self._clock = clock
+        self._tick_s = tick_s
+        self._monotonic = monotonic
         self._queue: queue.Queue[object] = queue.Queue()
         self._thread: threading.Thread | None = None
         self.failure: BaseException | None = None  # why the core thread stopped, if it failed
+        self.last_refusal = ""  # why the last correction was refused, for the console ("": it was not)
         self.stopped = threading.Event()
         self.game_id, self.session, self.journal_seq = self._resume(setup)
 
@@ -56,10 +68,15 @@ class RefereeCore:
         if game is None:
             return None, fresh, 0
         entries = self._store.events(game)
-        state = replay((e.event for e in entries), setup.profile)
+        state = self._fold(game, entries)
         logger.info("resuming game %d from %d journaled events", game, len(entries))
-        session = replace(fresh, game=state, started=bool(entries), awaiting_deal=state.hand is None)
+        session = resync(replace(fresh, game=state, setup=replace(setup, profile=state.profile), started=bool(entries)))
         return game, session, entries[-1].seq if entries else 0
+
+    def _fold(self, game: int, entries: Sequence[JournalEntry]) -> GameState:
+        """The game as the journal holds it: its events under the profile in force at each point."""
+        started = profile_named(self._store.game(game).profile)
+        return fold(entries, self._store.profile_changes(game), started)
 
     def add_listener(self, listener: CoreListener) -> None:
         self._listeners.append(listener)
@@ -94,16 +111,25 @@ class RefereeCore:
             raise TimeoutError("the core did not catch up")
 
     def _run(self) -> None:
+        next_tick = self._monotonic()
         try:
             while True:
-                item = self._queue.get()
+                try:
+                    item = self._queue.get(timeout=max(0.0, next_tick - self._monotonic()))
+                except queue.Empty:
+                    item = None
                 if item is _STOP:
                     return
                 if isinstance(item, threading.Event):
                     item.set()
                     continue
                 try:
-                    self.process(item)  # type: ignore[arg-type]
+                    now = self._monotonic()
+                    if now >= next_tick:
+                        next_tick = now + self._tick_s
+                        self.tick(now)
+                    if item is not None:
+                        self.process(item)  # type: ignore[arg-type]
                 except Exception as error:
                     # The journal could not be written: nothing was shown. Stop rather than
                     # go on showing a game the journal does not hold; the owner reports it.
@@ -129,6 +155,21 @@ class RefereeCore:
         decision = step(self.session, observation)
         if decision.undo:
             return self._undo(decision)
+        if decision.correction is not None:
+            return self._correct(decision, decision.correction)
+        self._journal(decision.events, decision)
+        if decision.profile is not None and self.game_id is not None:
+            self.journal_seq = self._store.change_profile(self.game_id, decision.profile.name, self._clock())
+        self.session = decision.session
+        return self._tell(decision.events, decision)
+
+    def tick(self, now: float) -> CoreUpdate | None:
+        """Step the clock (the core thread's; called directly by tests): listeners hear of it
+        only if something settled."""
+        decision = step(self.session, Tick(now))
+        if not decision.events and not decision.announcements:
+            self.session = decision.session
+            return None
         self._journal(decision.events, decision)
         self.session = decision.session
         return self._tell(decision.events, decision)
@@ -156,24 +197,62 @@ class RefereeCore:
             self.session = decision.session
             return self._tell((), decision)
         taken = entries[-1].event
-        if decision.redo and type(taken) is not type(decision.redo[0]):
-            logger.warning("correction refused: the last event is a %s", type(taken).__name__)
-            self.session = decision.session
-            return self._tell((), replace(decision, undo=False, redo=()))
-        state = replay((e.event for e in entries[:-1]), decision.session.setup.profile)
+        state = self._fold(self.game_id, entries[:-1])
         undone = self._store.undo(self.game_id, self._clock(), state)
         if undone is not None:
             self.journal_seq = undone.seq
-        self.session = replace(decision.session, game=state, awaiting_deal=state.hand is None)
+        self.session = resync(replace(decision.session, game=state))
         said = (announce(AnnouncementKind.UNDONE, event=type(taken).__name__),)
-        if not decision.redo:
-            return self._tell((), replace(decision, announcements=said))
-        # A correction: the right event goes in where the wrong one was, judged like any other.
-        outcome = accept(self.session, decision.redo)
-        redone = Decision(outcome.session, outcome.events, (*said, *outcome.announcements))
-        self._journal(outcome.events, redone)
+        return self._tell((), replace(decision, announcements=said))
+
+    def _correct(self, decision: Decision, correction: TileCorrected) -> CoreUpdate:
+        """A misread discard anywhere in the hand: found in the journal, the hand refolded from it
+        and re-judged (:func:`table_app.interpret.correction.refold`), all journaled at once."""
+        self.last_refusal = ""
+        found = self._discard_entry(correction) if self.game_id is not None else None
+        if found is None:
+            self.last_refusal = f"no journaled discard {correction.index} of seat {correction.seat} in this hand"
+            logger.warning("correction refused: %s", self.last_refusal)
+            self.session = decision.session
+            return self._tell((), replace(decision, correction=None))
+        assert self.game_id is not None
+        assert correction.index is not None
+        entries, position = found
+        misread = entries[position].event
+        assert isinstance(misread, Dahai)
+        before = self._fold(self.game_id, entries[:position])
+        later = [e.event for e in entries[position + 1 :]]
+        outcome = refold(decision.session, before, misread, correction.tile, index=correction.index, later=later)
+        if outcome.refusal:
+            self.last_refusal = outcome.refusal
+            logger.warning("correction refused: %s", outcome.refusal)
+            self.session = decision.session
+            return self._tell((), replace(decision, correction=None))
+        seqs = [entry.seq for entry in entries[position + 1 :]]
+        corrections = [(seqs[i] if i >= 0 else entries[position].seq, event) for i, event in outcome.replaced]
+        dropped = reversed(seqs[len(seqs) - outcome.dropped :]) if outcome.dropped else ()
+        state = outcome.session.game
+        self.journal_seq = self._store.correct(
+            self.game_id, corrections, self._clock(), dropped=dropped, appended=outcome.appended, after=state
+        )
         self.session = outcome.session
-        return self._tell(outcome.events, redone)
+        return self._tell(outcome.appended, Decision(outcome.session, outcome.appended, outcome.announcements))
+
+    def _discard_entry(self, correction: TileCorrected) -> tuple[tuple[JournalEntry, ...], int] | None:
+        """The journal's effective entries and the position of the corrected discard in them."""
+        assert self.game_id is not None
+        entries = self._store.events(self.game_id)
+        start = max((i for i, e in enumerate(entries) if isinstance(e.event, StartKyoku)), default=None)
+        if start is None:
+            return None
+        discards = [
+            i
+            for i, entry in enumerate(entries)
+            if i > start and isinstance(entry.event, Dahai) and entry.event.actor == correction.seat
+        ]
+        if correction.index is None or not 0 <= correction.index < len(discards):
+            return None
+        return entries, discards[correction.index]
 
     def _tell(self, events: tuple[GameEvent, ...], decision: Decision) -> CoreUpdate:
         session = self.session

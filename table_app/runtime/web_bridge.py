@@ -15,10 +15,12 @@ from collections.abc import Callable
 
 from table_app.announce.announcement import Announcement, AnnouncementKind, announce
 from table_app.announce.catalogue import Language, render
+from table_app.domain.seat import Seat
+from table_app.interpret.correction import pond_discard
 from table_app.interpret.session import Question
-from table_app.observations import ButtonPress, LinkHealth, RefereeButton, TileCorrected
+from table_app.observations import ButtonPress, LinkHealth, ProfileChosen, RefereeButton, TileCorrected
 from table_app.rules.fold import new_game
-from table_app.rules.profiles import RuleProfile
+from table_app.rules.profiles import PROFILES, RuleProfile
 from table_app.runtime.core import RefereeCore
 from table_app.runtime.ports import CoreUpdate
 from table_app.view.build import RuntimeExtras, build_view
@@ -122,23 +124,42 @@ class RuntimeConsoleSink:
                 refusal = self._correctable(command)
                 if refusal:
                     return ConsoleReply(False, refusal)
-                core.post(TileCorrected(self._clock(), command.tile))
+                core.post(TileCorrected(self._clock(), command.tile, Seat(command.seat), command.index))
+                return self._acted(lambda: core.last_refusal)
             case ChooseProfile():
-                current = core.session.setup.profile.name
-                if command.name != current:
-                    return ConsoleReply(False, f"the rule profile is the table's config (table.profile = {current})")
-                return ConsoleReply(True, "already in use")
+                return self._choose(command.name)
+        return self._acted(lambda: "")
+
+    def _acted(self, refusal: Callable[[], str]) -> ConsoleReply:
+        """Wait for the core to have acted; ``refusal`` then says why it did not do it ("": done)."""
         try:
-            core.drain(self._wait_s)
+            self._core.drain(self._wait_s)
         except TimeoutError:
             return ConsoleReply(False, "the referee core is busy; try again")
-        return ConsoleReply(True)
+        why = refusal()
+        return ConsoleReply(not why, why)
 
     def _correctable(self, command: CorrectTile) -> str:
-        hand = self._core.session.game.hand
-        if hand is None or hand.last_discard is None:
-            return "only the last discard can be corrected, and there is none"
-        pond = hand.player(hand.last_discard).pond
-        if command.seat != int(hand.last_discard) or command.index != len(pond) - 1:
-            return f"only the last discard can be corrected (seat {int(hand.last_discard)}, tile {len(pond) - 1})"
+        game = self._core.session.game
+        refusal = pond_discard(game, Seat(command.seat), command.index)
+        if refusal:
+            return refusal
+        assert game.hand is not None
+        read = game.hand.player(Seat(command.seat)).pond[command.index].tile
+        if read == command.tile:
+            return f"seat {command.seat}'s pond tile {command.index} is already {read}"
         return ""
+
+    def _choose(self, name: str) -> ConsoleReply:
+        core = self._core
+        known = [p.name for p in PROFILES]
+        if name not in known:
+            return ConsoleReply(False, f"unknown rule profile {name!r} (one of {', '.join(known)})")
+        if core.session.game.profile.name == name:
+            return ConsoleReply(True, "already in use")
+        if core.session.game.hand is not None:
+            return ConsoleReply(False, "a hand is in play: the rule profile changes between hands only")
+        core.post(ProfileChosen(self._clock(), name))
+        return self._acted(
+            lambda: "" if core.session.game.profile.name == name else "a hand started first: change it between hands"
+        )

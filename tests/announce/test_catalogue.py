@@ -38,6 +38,8 @@ SAMPLES: dict[AnnouncementKind, Announcement] = {
         AnnouncementKind.QUESTION, Seat.S0, question=4, topic="which tile won", options=("3m", "6m")
     ),
     AnnouncementKind.UNDONE: announce(AnnouncementKind.UNDONE, event="dahai"),
+    AnnouncementKind.CORRECTED: announce(AnnouncementKind.CORRECTED, Seat.S2, index=3, was="3m", tile="8m"),
+    AnnouncementKind.PROFILE_CHANGED: announce(AnnouncementKind.PROFILE_CHANGED, profile="jpml"),
     AnnouncementKind.RIICHI: announce(AnnouncementKind.RIICHI, Seat.S0),
     AnnouncementKind.CALL: announce(AnnouncementKind.CALL, Seat.S1, call="pon"),
     AnnouncementKind.HAND_START: announce(AnnouncementKind.HAND_START, round="E2", honba=1),
@@ -89,6 +91,21 @@ def test_exhaustive_draw_says_who_is_tenpai_and_who_pays():
 def test_tray_off_says_by_how_much():
     assert "-1000" in render(SAMPLES[AnnouncementKind.TRAY_OFF], Language.EN)
     assert "-1000点" in render(SAMPLES[AnnouncementKind.TRAY_OFF], Language.JA)
+
+
+def test_a_correction_names_the_seat_the_discard_and_both_tiles():
+    en = render(SAMPLES[AnnouncementKind.CORRECTED], Language.EN)
+    assert en == "seat 3's discard 4 corrected: 8m (read as 3m)"
+    assert "4枚目" in render(SAMPLES[AnnouncementKind.CORRECTED], Language.JA)
+
+
+def test_wall_and_deposit_disagreements_say_by_how_much():
+    wall = SAMPLES[AnnouncementKind.WALL_DISAGREES]  # reads 49, should be 50
+    assert render(wall, Language.EN) == "The wall count reads 49, the discards say 50 (off by -1)"
+    assert "（-1枚）" in render(wall, Language.JA)
+    deposit = SAMPLES[AnnouncementKind.DEPOSIT_DISAGREES]  # holds 0, should be 1
+    assert render(deposit, Language.EN).endswith("should be 1 (off by -1)")
+    assert "（-1本）" in render(deposit, Language.JA)
 
 
 def test_speech_is_kana_and_some_kinds_stay_silent():

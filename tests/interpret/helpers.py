@@ -6,16 +6,18 @@ from dataclasses import dataclass, field
 
 from table_app.announce import Announcement, AnnouncementKind
 from table_app.interpret import RefereeSession, TableSetup, step
-from table_app.observations import DoraRevealed, HandStarted, LinkChanged, LinkHealth, Observation, TraysRead
+from table_app.observations import DoraRevealed, HandStarted, LinkChanged, LinkHealth, Observation, Tick, TraysRead
 from table_app.rules.events import GameEvent
 
 
 @dataclass
 class Table:
-    session: RefereeSession = field(default_factory=lambda: RefereeSession(setup=TableSetup()))
+    # Settle time 1 s (the tests' waits are written against it, whatever the config's default).
+    session: RefereeSession = field(default_factory=lambda: RefereeSession(setup=TableSetup(settle_s=1.0)))
     events: list[GameEvent] = field(default_factory=list)
     said: list[Announcement] = field(default_factory=list)
     undos: int = 0
+    clock: float = 0.0  # the core's clock, stepped by ticks
 
     def see(self, *observations: Observation) -> list[Announcement]:
         said: list[Announcement] = []
@@ -26,6 +28,15 @@ class Table:
             said.extend(decision.announcements)
             self.undos += decision.undo
         self.said.extend(said)
+        return said
+
+    def wait(self, seconds: float, tick_s: float = 0.25) -> list[Announcement]:
+        """Let ``seconds`` pass on the core's clock, a tick every ``tick_s``; what was said meanwhile."""
+        said: list[Announcement] = []
+        end = self.clock + seconds
+        while self.clock + tick_s <= end + 1e-9:
+            self.clock += tick_s
+            said.extend(self.see(Tick(self.clock)))
         return said
 
     def kinds(self) -> list[AnnouncementKind]:

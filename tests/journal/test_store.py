@@ -6,6 +6,7 @@ import sqlite3
 
 import pytest
 
+from table_app.domain.notation import parse_tile
 from table_app.journal import GameStore, JournalCorruptError, JournalError, UnknownGameError
 from table_app.logs import read_log
 from table_app.rules.fold import replay
@@ -106,3 +107,69 @@ def test_unknown_game(tmp_path):
     store = GameStore(tmp_path / "table.db")
     with pytest.raises(UnknownGameError, match="no game 42"):
         store.events(42)
+
+
+def test_a_correction_stands_in_place_of_the_misread_event(tmp_path, real_game):
+    from table_app.rules.events import Dahai
+
+    store = GameStore(tmp_path / "table.db")
+    game = store.new_game(TENHOU.name, ("",) * 4, (25000,) * 4, at=0.0)
+    events = list(real_game.events[:12])
+    store.append_all(game, events, at=1.0)
+    target = next(i for i, e in enumerate(events) if isinstance(e, Dahai))
+    misread = events[target]
+    right = Dahai(misread.actor, parse_tile("7z") if misread.pai != parse_tile("7z") else parse_tile("6z"), False)
+    last = store.correct(game, [(target + 1, right)], at=2.0, dropped=(12, 11), appended=(events[10],))
+    assert last == 16  # the correction, two undos, one event
+    effective = store.events(game)
+    assert [e.event for e in effective] == [*events[:target], right, *events[target + 1 : 11]]
+    assert effective[target].seq == target + 1  # in its place, not at the end
+    assert [e.seq for e in effective][-1] == 16
+    kinds = [k for (k,) in sqlite3.connect(tmp_path / "table.db").execute("SELECT kind FROM journal ORDER BY seq")]
+    assert kinds[12:] == ["correct", "undo", "undo", "event"]  # nothing rewritten or deleted
+
+
+def test_profile_changes_are_journaled_and_folded_where_they_were_made(tmp_path, real_game):
+    from table_app.journal.refold import fold
+    from table_app.rules.events import EndKyoku
+
+    store = GameStore(tmp_path / "table.db")
+    game = store.new_game(TENHOU.name, ("",) * 4, (25000,) * 4, at=0.0)
+    end = next(i for i, e in enumerate(real_game.events) if isinstance(e, EndKyoku))
+    store.append_all(game, real_game.events[: end + 1], at=1.0)
+    store.change_profile(game, "jpml", at=2.0)
+    assert [(c.seq, c.profile) for c in store.profile_changes(game)] == [(end + 2, "jpml")]
+    assert [e.event for e in store.events(game)] == list(real_game.events[: end + 1])  # not an event
+    state = fold(store.events(game), store.profile_changes(game), TENHOU)
+    assert state.profile.name == "jpml"
+    assert state.results == replay(real_game.events[: end + 1]).results
+
+
+def test_a_version_1_file_is_migrated_with_its_rows_unchanged(tmp_path, real_game):
+    path = tmp_path / "old.db"
+    old = sqlite3.connect(path, isolation_level=None)
+    old.executescript(
+        """
+        CREATE TABLE games (id INTEGER PRIMARY KEY, started_at REAL NOT NULL, profile TEXT NOT NULL,
+            names TEXT NOT NULL, hands INTEGER NOT NULL DEFAULT 0, scores TEXT NOT NULL, points TEXT,
+            finished INTEGER NOT NULL DEFAULT 0);
+        CREATE TABLE journal (game INTEGER NOT NULL REFERENCES games(id), seq INTEGER NOT NULL,
+            at REAL NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('event', 'undo')), body TEXT,
+            undoes INTEGER, PRIMARY KEY (game, seq)) WITHOUT ROWID;
+        PRAGMA user_version=1;
+        """
+    )
+    old.execute("INSERT INTO games (started_at, profile, names, scores) VALUES (0, 'tenhou', '[]', '[]')")
+    from table_app.rules.mjai_codec import encode_event
+
+    for seq, event in enumerate(real_game.events[:5], start=1):
+        old.execute("INSERT INTO journal VALUES (1, ?, 1.0, 'event', ?, NULL)", (seq, encode_event(event)))
+    old.execute("INSERT INTO journal VALUES (1, 6, 2.0, 'undo', NULL, 5)")
+    before = old.execute("SELECT * FROM journal ORDER BY seq").fetchall()
+    old.close()
+    store = GameStore(path)
+    assert [e.event for e in store.events(1)] == list(real_game.events[:4])
+    store.change_profile(1, "mleague", at=3.0)  # the new kinds are accepted now
+    connection = sqlite3.connect(path)
+    assert connection.execute("SELECT * FROM journal WHERE seq <= 6 ORDER BY seq").fetchall() == before
+    assert connection.execute("PRAGMA user_version").fetchone()[0] == 2

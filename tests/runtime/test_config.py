@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from table_app.domain.seat import Seat
+from table_app.interpret.session import SETTLE_S
 from table_app.runtime.config import ConfigError, load_config, parse_config
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,6 +24,7 @@ def test_the_example_file_reads():
     assert config.panel.riichi_leds == (6, 13, 19, 26)
     assert config.camera is None
     assert config.feed is None
+    assert config.settle_s == 2.0
 
 
 def test_defaults_for_an_empty_file():
@@ -31,6 +33,18 @@ def test_defaults_for_an_empty_file():
     assert config.first_dealer is Seat.S0
     assert config.link is None
     assert config.panel is None
+    assert config.settle_s == SETTLE_S
+
+
+def test_the_settle_time_reaches_the_referee(tmp_path):
+    from table_app.runtime.app import build_runtime
+
+    config = parse_config("[table]\nsettle_s = 2.5", tmp_path)
+    runtime = build_runtime(config)
+    try:
+        assert runtime.core.session.setup.settle_s == 2.5
+    finally:
+        runtime.store.close()
 
 
 @pytest.mark.parametrize(
@@ -41,6 +55,8 @@ def test_defaults_for_an_empty_file():
         ("[table]\nfirst_dealer = 4", "table.first_dealer"),
         ('[table]\nlanguages = ["fr"]', "table.languages"),
         ('[table]\nspeech = "yes"', "table.speech"),
+        ("[table]\nsettle_s = -1", "table.settle_s"),
+        ('[table]\nsettle_s = "1s"', "table.settle_s"),
         ("[table]\ncolour = 1", "table.colour"),
         ("[link]\nbaud = 9600", "link.baud"),
         ("[link]\nport = 3", "link.port"),

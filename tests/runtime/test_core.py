@@ -132,30 +132,6 @@ def test_an_event_that_cannot_be_journaled_is_never_shown(tmp_path, logs_dir):
     assert shown == []
 
 
-def test_a_misread_discard_corrected_from_the_console(tmp_path):
-    from table_app.domain.notation import parse_mjai
-    from table_app.domain.seat import Seat
-    from table_app.interpret import TableSetup
-    from table_app.observations import DoraRevealed, HandStarted, PondTileAdded, TileCorrected
-    from table_app.rules.events import Dahai
-
-    store = GameStore(tmp_path / "table.db")
-    core = RefereeCore(store, TableSetup())
-    for observation in (
-        HandStarted(0.0),
-        DoraRevealed(0.0, parse_mjai("5s")),
-        PondTileAdded(1.0, Seat.S0, parse_mjai("1m")),
-    ):
-        core.process(observation)
-    update = core.process(TileCorrected(2.0, parse_mjai("7m")))
-    assert update.events == (Dahai(Seat.S0, parse_mjai("7m"), tsumogiri=False),)
-    assert [a.kind for a in update.announcements] == [AnnouncementKind.UNDONE]
-    assert store.events(core.game_id)[-1].event == Dahai(Seat.S0, parse_mjai("7m"), tsumogiri=False)
-    assert core.session.game.hand.player(Seat.S0).pond[-1].tile == parse_mjai("7m")
-    kinds = [k for (k,) in sqlite3.connect(tmp_path / "table.db").execute("SELECT kind FROM journal ORDER BY seq")]
-    assert kinds[-2:] == ["undo", "event"]
-
-
 def test_a_correction_with_no_discard_to_correct_changes_nothing(tmp_path):
     from table_app.domain.notation import parse_mjai
     from table_app.interpret import TableSetup
@@ -169,3 +145,40 @@ def test_a_correction_with_no_discard_to_correct_changes_nothing(tmp_path):
     update = core.process(TileCorrected(1.0, parse_mjai("7m")))
     assert update.events == ()
     assert core.journal_seq == seq
+
+
+def test_the_core_ticks_by_itself_so_a_reading_settles_on_a_quiet_table(tmp_path):
+    import queue
+
+    from table_app.domain.notation import parse_mjai
+    from table_app.interpret import TableSetup
+    from table_app.observations import DoraRevealed, HandStarted, LinkChanged, LinkHealth, TraysRead
+
+    recording = RecordingListener()
+    store = GameStore(tmp_path / "table.db")
+    core = RefereeCore(store, TableSetup(settle_s=0.3), [recording], tick_s=0.05).start()
+    try:
+        for observation in (
+            LinkChanged(0.0, LinkHealth.CONNECTED),
+            TraysRead(0.0, (25000,) * 4, 0, 70),
+            HandStarted(0.0),
+            DoraRevealed(0.0, parse_mjai("5s")),
+        ):
+            core.post(observation)
+        core.drain()
+        while not recording.updates.empty():
+            recording.updates.get_nowait()
+        # Quiet and in agreement: the ticks say nothing, and nothing is shown for them.
+        try:
+            update = recording.updates.get(timeout=0.5)
+            raise AssertionError(f"a quiet tick was shown: {update}")
+        except queue.Empty:
+            pass
+        # A stick goes missing from seat 3's tray; nothing else happens at the table.
+        core.post(TraysRead(1.0, (25000, 25000, 25000, 24000), 0, 70))
+        said = wait_for(recording.updates, lambda u: bool(u.announcements), timeout=5.0)
+    finally:
+        core.stop()
+    assert [(a.kind, a.int_param("read") - a.int_param("expected")) for a in said.announcements] == [
+        (AnnouncementKind.TRAY_OFF, -1000)
+    ]

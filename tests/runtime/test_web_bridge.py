@@ -62,19 +62,29 @@ def test_console_commands_reach_the_core(tmp_path):
         ):
             core.post(observation)
         core.drain()
-        refused = sink.submit(CorrectTile(0, 0, parse_mjai("2m")))
-        assert not refused.accepted
-        assert "last discard" in refused.reason
+        refused = sink.submit(CorrectTile(0, 1, parse_mjai("2m")))
+        assert (refused.accepted, refused.reason) == (False, "seat 0 has no pond tile 1 (its pond holds 1)")
+        same = sink.submit(CorrectTile(0, 0, parse_mjai("1m")))
+        assert (same.accepted, same.reason) == (False, "seat 0's pond tile 0 is already 1m")
+        assert sink.submit(CorrectTile(0, 0, parse_mjai("2m"))).accepted  # not the last discard
+        assert core.session.game.hand.player(Seat.S0).pond[0].tile == parse_mjai("2m")
+        assert feed.current().seats[0].pond[0].tile == "2m"
+        assert feed.current().announcement.kind == "corrected"
         assert sink.submit(CorrectTile(1, 0, parse_mjai("8p"))).accepted
-        assert core.session.game.hand.player(Seat.S1).pond[-1].tile == parse_mjai("8p")
         assert feed.current().seats[1].pond[-1].tile == "8p"
         assert sink.submit(Undo()).accepted
         assert core.session.game.hand.last_discard is None  # the corrected discard taken back
         assert sink.submit(Confirm()).accepted
-        assert sink.submit(ChooseProfile("tenhou")).accepted
-        assert not sink.submit(ChooseProfile("jpml")).accepted
+        assert sink.submit(ChooseProfile("tenhou")).reason == "already in use"
+        mid_hand = sink.submit(ChooseProfile("jpml"))
+        assert (mid_hand.accepted, mid_hand.reason) == (
+            False,
+            "a hand is in play: the rule profile changes between hands only",
+        )
+        assert not sink.submit(ChooseProfile("house")).accepted
         journaled = [e.event for e in core._store.events(core.game_id)]
         assert journaled[-1] != Dahai(Seat.S1, parse_mjai("8p"), tsumogiri=False)
+        assert Dahai(Seat.S0, parse_mjai("2m"), tsumogiri=False) in journaled
     finally:
         core.stop()
 

@@ -69,9 +69,11 @@ async function start() {
     option.selected = name === profiles.current;
     choice.appendChild(option);
   }
-  document.getElementById("profile-form").onsubmit = (event) => {
+  document.getElementById("profile-form").onsubmit = async (event) => {
     event.preventDefault();
-    act("profile", { name: choice.value });
+    await act("profile", { name: choice.value });
+    // Refused (a hand in play): the list shows the profile in use again, not the one refused.
+    choice.value = (await (await fetch("/api/profiles")).json()).current;
   };
   jantaku.follow(draw);
 }

@@ -1,0 +1,159 @@
+"""The referee console's JSON API over a running referee core (real HTTP, real SQLite): any pond
+tile corrected, bad input refused with a message, the rule profile changed between hands."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+
+from table_app.domain.notation import parse_mjai
+from table_app.domain.seat import Seat
+from table_app.interpret import TableSetup
+from table_app.journal import GameStore
+from table_app.observations import ButtonPress, DoraRevealed, HandStarted, PondTileAdded
+from table_app.runtime.core import RefereeCore
+from table_app.runtime.web_bridge import RuntimeConsoleSink, RuntimeViewFeed
+from table_app.web.background import BackgroundWebServer
+from table_app.web.server import create_app
+from tests.runtime.helpers import first_game, observations_of, setup_for
+from tests.web.http_client import call
+
+TOKEN = "console-test-token"
+AUTH = {"X-Jantaku-Token": TOKEN, "Content-Type": "application/json"}
+
+
+@dataclass
+class Table:
+    core: RefereeCore
+    server: BackgroundWebServer
+
+    def post(self, action: str, body: object, headers: dict[str, str] = AUTH):
+        return call(f"{self.server.url}/api/console/{action}", method="POST", body=json.dumps(body), headers=headers)
+
+    def state(self) -> dict:
+        return call(f"{self.server.url}/api/state").json()
+
+
+def _serve(tmp_path, setup: TableSetup) -> Table:
+    feed = RuntimeViewFeed(setup.profile, has_link=False, has_camera=True)
+    core = RefereeCore(GameStore(tmp_path / "table.db"), setup, [feed]).start()
+    server = BackgroundWebServer(create_app(feed, RuntimeConsoleSink(core), TOKEN))
+    server.start()
+    return Table(core, server)
+
+
+@pytest.fixture
+def table(tmp_path) -> Iterator[Table]:
+    served = _serve(tmp_path, TableSetup())
+    for observation in (
+        HandStarted(0.0),
+        DoraRevealed(0.0, parse_mjai("5s")),
+        PondTileAdded(1.0, Seat.S0, parse_mjai("1m")),
+        PondTileAdded(2.0, Seat.S1, parse_mjai("9p")),
+        PondTileAdded(3.0, Seat.S2, parse_mjai("E")),
+    ):
+        served.core.post(observation)
+    served.core.drain()
+    try:
+        yield served
+    finally:
+        served.server.stop()
+        served.core.stop()
+
+
+def test_any_pond_tile_is_corrected_and_journaled_as_its_own_record(table, tmp_path):
+    reply = table.post("correct-tile", {"seat": 0, "index": 0, "tile": "2m"})  # not the last discard
+    assert (reply.status, reply.json()) == (200, {"accepted": True, "reason": ""})
+    state = table.state()
+    assert [t["tile"] for t in state["seats"][0]["pond"]] == ["2m"]
+    assert state["announcement"]["en"] == "seat 1's discard 1 corrected: 2m (read as 1m)"
+    assert [t["tile"] for t in state["seats"][2]["pond"]] == ["1z"]  # the game goes on as it was
+    kinds = [k for (k,) in sqlite3.connect(tmp_path / "table.db").execute("SELECT kind FROM journal ORDER BY seq")]
+    assert kinds[-1] == "correct"
+    undo = table.post("undo", {})
+    assert undo.status == 200
+    assert table.state()["seats"][2]["pond"] == []  # undo still takes back the last act
+    assert [t["tile"] for t in table.state()["seats"][0]["pond"]] == ["2m"]
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "message"),
+    [
+        ({"seat": 3, "index": 0, "tile": "2m"}, 409, "seat 3 has no pond tile 0 (its pond holds 0)"),
+        ({"seat": 1, "index": 4, "tile": "2m"}, 409, "seat 1 has no pond tile 4 (its pond holds 1)"),
+        ({"seat": 1, "index": 0, "tile": "9p"}, 409, "seat 1's pond tile 0 is already 9p"),
+        ({"seat": 7, "index": 0, "tile": "2m"}, 400, "field 'seat' must be 0-3, got 7"),
+        ({"seat": 1, "index": -1, "tile": "2m"}, 400, "field 'index' must be 0 or more, got -1"),
+        ({"seat": 1, "index": 0, "tile": "10m"}, 400, "field 'tile': unknown tile"),
+    ],
+)
+def test_a_correction_of_no_such_tile_or_to_no_such_tile_is_refused_with_a_message(table, body, status, message):
+    seq = table.core.journal_seq
+    reply = table.post("correct-tile", body)
+    assert reply.status == status
+    assert message in (reply.json().get("reason") or reply.json().get("error"))
+    assert table.core.journal_seq == seq
+
+
+def test_a_correction_needs_the_token(table):
+    body = {"seat": 0, "index": 0, "tile": "2m"}
+    assert table.post("correct-tile", body, headers={"Content-Type": "application/json"}).status == 401
+    assert table.post("correct-tile", body, headers={"X-Jantaku-Token": "nope"}).status == 403
+    assert [t["tile"] for t in table.state()["seats"][0]["pond"]] == ["1m"]
+
+
+def test_the_profile_is_refused_mid_hand_with_a_clear_message(table):
+    reply = table.post("profile", {"name": "jpml"})
+    assert reply.status == 409
+    assert reply.json()["reason"] == "a hand is in play: the rule profile changes between hands only"
+    assert call(f"{table.server.url}/api/profiles").json()["current"] == "tenhou"
+
+
+def test_the_profile_changes_between_hands_journaled_and_kept_on_restart(tmp_path, logs_dir):
+    game = first_game(logs_dir)
+    setup = setup_for(game)
+    observations = observations_of(game)
+    first_end = next(i for i, o in enumerate(observations) if isinstance(o, ButtonPress))
+    served = _serve(tmp_path, setup)
+    try:
+        for observation in observations[: first_end + 1]:
+            served.core.post(observation)
+        served.core.drain()
+        assert served.core.session.game.hand is None  # between hands
+        reply = served.post("profile", {"name": "jpml"})
+        assert (reply.status, reply.json()["accepted"]) == (200, True)
+        assert call(f"{served.server.url}/api/profiles").json()["current"] == "jpml"
+        assert served.state()["announcement"]["en"] == "Rules from the next hand: jpml"
+        for observation in observations[first_end + 1 : first_end + 4]:  # the next hand starts under it
+            served.core.post(observation)
+        served.core.drain()
+        assert served.core.session.game.hand is not None
+        assert served.core.session.game.profile.name == "jpml"
+        assert served.post("profile", {"name": "tenhou"}).status == 409  # and now it is mid-hand
+    finally:
+        served.server.stop()
+        served.core.stop()
+    kinds = [k for (k,) in sqlite3.connect(tmp_path / "table.db").execute("SELECT kind FROM journal ORDER BY seq")]
+    assert kinds.count("profile") == 1
+    resumed = RefereeCore(GameStore(tmp_path / "table.db"), setup)
+    assert resumed.session.game.profile.name == "jpml"
+    assert resumed.session.setup.profile.name == "jpml"
+    assert resumed.session.game == served.core.session.game
+
+
+def test_a_profile_chosen_before_the_first_hand_is_the_games(tmp_path):
+    served = _serve(tmp_path, TableSetup())
+    try:
+        assert served.post("profile", {"name": "mleague"}).status == 200
+        served.core.post(HandStarted(0.0))
+        served.core.post(DoraRevealed(0.0, parse_mjai("5s")))
+        served.core.drain()
+        assert served.core._store.game(served.core.game_id).profile == "mleague"
+        assert served.state()["profile"] == "mleague"
+    finally:
+        served.server.stop()
+        served.core.stop()
