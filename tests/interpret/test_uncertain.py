@@ -5,6 +5,7 @@ from __future__ import annotations
 from table_app.announce import AnnouncementKind
 from table_app.domain.notation import parse_mjai
 from table_app.domain.seat import Seat
+from table_app.interpret import step
 from table_app.observations import ButtonPress, MeldAppeared, PondTileAdded, RefereeButton, TileCorrected
 from table_app.rules.events import Dahai, Pon
 from tests.interpret.helpers import Table
@@ -43,9 +44,9 @@ def test_an_uncertain_discard_is_corrected_from_the_console():
     table = Table()
     table.deal(parse_mjai("5s"))
     table.see(PondTileAdded(1.0, Seat.S0, M1, confidence=0.35))
-    decision_undos = table.undos
-    table.see(TileCorrected(2.0, M3))
-    assert table.undos == decision_undos + 1  # the core takes the discard back and replays it as 3m
+    decision = step(table.session, TileCorrected(2.0, M3))
+    # The last discard is named: the core refolds the hand from it, as 3m.
+    assert decision.correction == TileCorrected(2.0, M3, Seat.S0, 0)
 
 
 def test_an_uncertain_discard_held_for_the_wall_is_asked_about_when_taken():

@@ -14,16 +14,14 @@ from table_app.runtime.core import RefereeCore
 from table_app.runtime.web_bridge import RuntimeConsoleSink, RuntimeViewFeed
 from table_app.web.background import BackgroundWebServer
 from table_app.web.server import create_app
-from tests.web.browser import headless_chromium, screenshot_path
+from tests.web.browser import headless_chromium, screenshot_path, wait_until
 
 TOKEN = "browser-console-token"
 WAIT_S = 30.0
 
 
 def _wait(driver, condition, message):
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(driver, WAIT_S, poll_frequency=0.05).until(condition, message)
+    return wait_until(driver, condition, message, WAIT_S)
 
 
 def _pond(driver, seat: int) -> list[str]:

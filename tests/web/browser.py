@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -65,3 +66,13 @@ def headless_chromium() -> Iterator[object]:
 def screenshot_path(name: str) -> Path:
     OUT.mkdir(parents=True, exist_ok=True)
     return OUT / name
+
+
+def wait_until(driver: Any, condition: Callable[[Any], Any], message: str, timeout_s: float = 30.0) -> Any:
+    """``condition``'s first truthy value, polled every 50 ms; a page that redraws replaces an
+    element a condition just found (stale), so that counts as "not yet", not a failure."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    wait = WebDriverWait(driver, timeout_s, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,))
+    return wait.until(condition, message)

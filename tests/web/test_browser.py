@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from table_app.rules.events import Chi, Dahai, Hora, Reach
-from tests.web.browser import headless_chromium, screenshot_path
+from tests.web.browser import headless_chromium, screenshot_path, wait_until
 from tests.web.conftest import TOKEN, step_to
 
 WAIT_S = 30.0  # bounded: a loaded CI machine can take seconds to start Chromium work
@@ -26,9 +26,7 @@ def browser():
 
 
 def _wait(driver, condition, message):
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(driver, WAIT_S, poll_frequency=0.05).until(condition, message)
+    return wait_until(driver, condition, message, WAIT_S)
 
 
 def _shows_sequence(driver, sequence: int) -> None:
