@@ -69,7 +69,7 @@ class SocketClock:
     async def _listen(self) -> None:
         earlier_hands = 0
         last = 0
-        async with aiohttp.ClientSession() as session, session.ws_connect(f"{self.url}/ws") as socket:
+        async with aiohttp.ClientSession() as session, session.ws_connect(f"{self.url}/ws", heartbeat=None) as socket:
             while not self.stop.is_set():
                 try:
                     message = await socket.receive(timeout=0.5)
@@ -78,7 +78,10 @@ class SocketClock:
                 if message.type is not aiohttp.WSMsgType.TEXT:
                     break
                 arrived = time.monotonic()
-                view = json.loads(message.data)
+                envelope = json.loads(message.data)
+                if envelope.get("type") != "view":
+                    continue
+                view = envelope["view"]
                 discards = sum(len(player.get("pond", [])) for player in view.get("seats", []))
                 if discards < last:  # a new hand cleared the ponds
                     earlier_hands += last
