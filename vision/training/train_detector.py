@@ -44,7 +44,7 @@ THRESHOLDS = (0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
 class Recipe:
     seed: int = 11
     train_tables: int = 220
-    steps: int = 3000
+    steps: int = 7000
     batch: int = 24
     window: int = 128
     learning_rate: float = 4e-3
