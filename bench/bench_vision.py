@@ -39,7 +39,7 @@ def main() -> None:
     parser.add_argument("--px-per-mm", default="1.3,2.6", metavar="LO,HI", help="camera scale range (a close-up: 4,5)")
     parser.add_argument("--enrollment", type=Path, help="a tile-set enrollment for the classifier (vision enroll)")
     parser.add_argument("--compare", action="store_true", help="also run the PyPI mahjong-detector, side by side")
-    parser.add_argument("--finder", choices=FINDERS, default="classic", help="how tiles are found (classic)")
+    parser.add_argument("--finder", choices=FINDERS, default="learnt", help="how tiles are found (learnt)")
     parser.add_argument("--detector", type=Path, help="tile detector model for --finder learnt (default: shipped)")
     args = parser.parse_args()
     classifier = OnnxTileClassifier(args.model, enrollment=args.enrollment)

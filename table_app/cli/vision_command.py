@@ -41,8 +41,8 @@ def register(commands: Any) -> None:
     detect.add_argument(
         "--finder",
         choices=("learnt", "classic"),
-        default="classic",
-        help="how tiles are found: the classical seam finder (default) or the learnt detector",
+        default="learnt",
+        help="how tiles are found: the learnt detector (default) or the classical seam finder",
     )
     detect.add_argument("--detector", type=Path, metavar="ONNX", help="another tile detector model (with its .json)")
     detect.add_argument("--enrollment", type=Path, metavar="FILE", help="a tile-set enrollment (vision enroll)")

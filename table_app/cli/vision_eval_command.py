@@ -43,8 +43,8 @@ def register(actions: Any) -> None:
     evaluate.add_argument(
         "--finder",
         choices=("learnt", "classic"),
-        default="classic",
-        help="how tiles are found: the classical seam finder (default) or the learnt detector",
+        default="learnt",
+        help="how tiles are found: the learnt detector (default) or the classical seam finder",
     )
     evaluate.add_argument("--detector", type=Path, metavar="ONNX", help="another tile detector model (with its .json)")
     evaluate.add_argument("--enrollment", type=Path, metavar="FILE", help="a tile-set enrollment (vision enroll)")

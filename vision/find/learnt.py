@@ -28,10 +28,10 @@ DEFAULT_DETECTOR: Final = MODELS_DIR / "tile-detector.onnx"
 _MIN_SIDE_PX: Final = 32  # a frame smaller than this on either side holds no readable tile
 _BORDER_PX: Final = 2.0  # tiles cut by the frame's edge are dropped, as the classical finder does
 #: A face's long edge in input pixels in the middle of what training showed (1920-px frames at
-#: 1.0-2.9 px/mm scaled to 480: 7-20 px). Frames whose tiles come out far larger (close-ups)
-#: are looked at again, scaled so that their tiles are this long.
-TYPICAL_TILE_LONG_PX: Final = 13.5
-_TOO_LARGE_PX: Final = 21.0
+#: 1.0-2.9 px/mm scaled to 480: 7-20 px). Frames whose tiles come out outside ``WELL_SEEN_PX``
+#: (a close-up, a table far away) are looked at again, scaled so that their tiles are this long.
+TYPICAL_TILE_LONG_PX: Final = 15.0
+WELL_SEEN_PX: Final = (13.0, 17.5)
 _LONG_SIDE_RANGE: Final = (64, 2048)
 
 
@@ -71,9 +71,12 @@ class LearntTileFinder:
         if self.tile_height is not None:
             return self._find_at(image, self._long_side_for(longest, self.tile_height))
         found = self._find_at(image, self.long_side)
-        if found.tile_size is not None and found.tile_size.height * self.long_side / longest > _TOO_LARGE_PX:
-            found = self._find_at(image, self._long_side_for(longest, found.tile_size.height))
-        return found
+        if found.tile_size is None:
+            return found
+        seen = found.tile_size.height * self.long_side / longest  # a face's long edge in input pixels
+        if WELL_SEEN_PX[0] <= seen <= WELL_SEEN_PX[1]:
+            return found
+        return self._find_at(image, self._long_side_for(longest, found.tile_size.height))
 
     @staticmethod
     def _long_side_for(longest: int, tile_height: float) -> int:
