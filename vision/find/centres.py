@@ -19,13 +19,15 @@ No torch here: this module is imported by the ONNX run time and by the training 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 import cv2
 import numpy as np
 
 INPUT_LONG_SIDE: Final = 480
+SIDEWAYS_ABOVE: Final = 0.5  # sideways probability above which a tile lies across its row
+_ROW_REACH: Final = 1.25  # neighbours in a row lie within this many face lengths, centre to centre
 PAD_TO: Final = 8
 STRIDE: Final = 2
 CHANNELS: Final = ("heat", "offset_x", "offset_y", "log_long", "log_short", "cos2", "sin2", "sideways")
@@ -87,6 +89,32 @@ def decode_peaks(output: np.ndarray, threshold: float) -> list[Peak]:
         sideways = float(_sigmoid(output[7, y, x]))
         peaks.append(Peak((cx, cy), max(long, short), min(long, short), axis, float(heat[y, x]), sideways))
     return peaks
+
+
+def turned_across_row(peaks: list[Peak]) -> list[Peak]:
+    """The peaks with each sideways tile's long axis set square to its upright neighbours'.
+
+    The network's axis channels follow the tiles around a cell, so a sideways tile in a row
+    (a riichi discard, a called tile) comes out with its neighbours' axis; its own sideways
+    channel is the better witness: across the row is what sideways means.
+    """
+    if not peaks:
+        return peaks
+    centres = np.array([p.centre for p in peaks])
+    doubled = np.radians([2 * p.axis_degrees for p in peaks])
+    upright = np.array([p.sideways <= SIDEWAYS_ABOVE for p in peaks])
+    turned = []
+    for i, peak in enumerate(peaks):
+        if upright[i]:
+            turned.append(peak)
+            continue
+        near = (np.linalg.norm(centres - centres[i], axis=1) < _ROW_REACH * peak.long) & upright
+        if not near.any():
+            turned.append(peak)
+            continue
+        row_axis = np.degrees(np.arctan2(np.sin(doubled[near]).sum(), np.cos(doubled[near]).sum())) / 2
+        turned.append(replace(peak, axis_degrees=float(row_axis + 90.0) % 180.0))
+    return turned
 
 
 def portrait_corners(peak: Peak, scale: float) -> np.ndarray:

@@ -18,6 +18,7 @@ import numpy as np
 import onnxruntime
 
 from models import MODELS_DIR
+from vision.find import centres
 from vision.find.centres import CHANNELS, STRIDE, decode_peaks, net_input, normalised, portrait_corners
 from vision.find.finder import FindResult, FoundTile
 from vision.find.seams import TileSize
@@ -88,10 +89,10 @@ class LearntTileFinder:
         output = np.asarray(self._session.run(None, {self._input_name: normalised(ready.pixels[None])})[0])[0]
         height, width = image.shape[:2]
         tiles = []
-        for peak in decode_peaks(output, self.threshold):
+        for peak in centres.turned_across_row(decode_peaks(output, self.threshold)):
             corners = portrait_corners(peak, ready.scale)
             if _inside(corners, width, height):
-                tiles.append((FoundTile(corners, peak.sideways > 0.5), peak.long, peak.short))
+                tiles.append((FoundTile(corners, peak.sideways > centres.SIDEWAYS_ABOVE), peak.long, peak.short))
         if not tiles:
             return FindResult((), None)
         size = TileSize(
