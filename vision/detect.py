@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import dataclass
 from pathlib import Path
@@ -101,15 +102,20 @@ def make_finder(name: str, tile_size: TileSize | None = None, model: Path | None
     raise ValueError(f"no tile finder called {name!r}: choose one of {', '.join(FINDERS)}")
 
 
+@functools.lru_cache(maxsize=4)
+def _shipped_learnt_finder(tile_size: TileSize | None) -> TileFinder:
+    return make_finder("learnt", tile_size)  # loading the model once, not per frame
+
+
 def detect_tiles(
     image: np.ndarray,
     classifier: OnnxTileClassifier,
     tile_size: TileSize | None = None,
     finder: TileFinder | None = None,
 ) -> tuple[Detection, ...]:
-    """Find and read every tile: with ``finder``, else with the classical finder (which uses
-    ``tile_size`` when given)."""
-    found = (finder or ClassicTileFinder(tile_size)).find(image)
+    """Find and read every tile: with ``finder``, else with the shipped learnt detector
+    (looking at the frame at ``tile_size``'s scale when given)."""
+    found = (finder or _shipped_learnt_finder(tile_size)).find(image)
     readings = classifier.classify_quads(image, [tile.corners for tile in found.tiles])
     detections = []
     for tile, reading in zip(found.tiles, readings, strict=True):
