@@ -14,6 +14,7 @@ import numpy as np
 from vision.classifier import OnnxTileClassifier, TileReading
 from vision.crops import turned_half
 from vision.find.finder import FindResult, find_tiles
+from vision.find.learnt import DEFAULT_DETECTOR, LearntTileFinder
 from vision.find.seams import TileSize
 from vision.geometry import angle_of_corners, bounding_box
 
@@ -96,8 +97,6 @@ def make_finder(name: str, tile_size: TileSize | None = None, model: Path | None
     if name == "classic":
         return ClassicTileFinder(tile_size)
     if name == "learnt":
-        from vision.find.learnt import DEFAULT_DETECTOR, LearntTileFinder  # noqa: PLC0415 - loads a model
-
         return LearntTileFinder(model or DEFAULT_DETECTOR, tile_height=tile_size.height if tile_size else None)
     raise ValueError(f"no tile finder called {name!r}: choose one of {', '.join(FINDERS)}")
 
