@@ -1,7 +1,7 @@
 """The learnt tile finder's input and output conventions, shared by run time and training.
 
 The network sees the frame scaled so that its longer side is ``INPUT_LONG_SIDE`` pixels,
-padded (bottom and right, with zeros after normalisation) to a multiple of ``PAD_TO``. Its
+padded (bottom and right, with black pixels) to a multiple of ``PAD_TO``. Its
 output grid has one cell per ``STRIDE`` input pixels; per cell it predicts, in this channel
 order (:data:`CHANNELS`):
 
