@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 MODEL_NAME = "tile-detector"
 HELD_OUT_SEEDS = range(1_000_000, 1_000_016)  # black style, as the classifier's check
 VALIDATION_SEEDS = range(900_000, 900_010)  # the training styles, unseen tables: picks the peak threshold
-SIDEWAYS_WEIGHT = 25.0
+SIDEWAYS_WEIGHT = 10.0
 THRESHOLDS = (0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
 
 
