@@ -1,6 +1,7 @@
 """Vision figures on a rendered held-out set: the ``black`` tile art, never used in training.
 
-    .venv/bin/python bench/bench_vision.py [--tables 30] [--style black] [--enrollment FILE] [--compare]
+    .venv/bin/python bench/bench_vision.py [--tables 30] [--style black] [--finder learnt|classic]
+                                           [--enrollment FILE] [--compare]
 
 Prints detection recall and precision, 34-kind accuracy (the back counted as a 35th class)
 with the commonest confusions, sideways accuracy, red-five recall, orientation, the time from
@@ -21,7 +22,7 @@ import numpy as np
 
 from vision.classifier import DEFAULT_MODEL, OnnxTileClassifier
 from vision.crops import crop_tile
-from vision.detect import detect_tiles
+from vision.detect import FINDERS, detect_tiles, make_finder
 from vision.evaluation import DetectionScore
 from vision.geometry import angle_difference
 from vision.render.renderer import RenderOptions, render_table
@@ -38,18 +39,26 @@ def main() -> None:
     parser.add_argument("--px-per-mm", default="1.3,2.6", metavar="LO,HI", help="camera scale range (a close-up: 4,5)")
     parser.add_argument("--enrollment", type=Path, help="a tile-set enrollment for the classifier (vision enroll)")
     parser.add_argument("--compare", action="store_true", help="also run the PyPI mahjong-detector, side by side")
+    parser.add_argument("--finder", choices=FINDERS, default="learnt", help="how tiles are found (learnt)")
+    parser.add_argument("--detector", type=Path, help="tile detector model for --finder learnt (default: shipped)")
     args = parser.parse_args()
     classifier = OnnxTileClassifier(args.model, enrollment=args.enrollment)
+    finder = make_finder(args.finder, model=args.detector)
+    finder.find(np.zeros((1080, 1920, 3), np.uint8))  # warm up
     comparison = Comparison() if args.compare else None
     low, high = (float(v) for v in args.px_per_mm.split(","))
     options = RenderOptions(size=(1920, 1080), style=ArtStyle(args.style), px_per_mm=(low, high))
     score = DetectionScore()
     frame_ms: list[float] = []
+    find_ms: list[float] = []
     crops: list[np.ndarray] = []
     for seed in range(HELD_OUT_FIRST_SEED, HELD_OUT_FIRST_SEED + args.tables):
         table = render_table(seed, options)
         started = time.perf_counter()
-        detections = detect_tiles(table.image, classifier)
+        finder.find(table.image)
+        find_ms.append((time.perf_counter() - started) * 1000)
+        started = time.perf_counter()
+        detections = detect_tiles(table.image, classifier, finder=finder)
         frame_ms.append((time.perf_counter() - started) * 1000)
         widths = [float(np.linalg.norm(t.corners[1] - t.corners[0])) for t in table.truths]
         width = float(np.median(widths)) if widths else 1.0
@@ -59,7 +68,7 @@ def main() -> None:
         crops += [crop_tile(table.image, t.corners) for t in table.truths[:20]]
     print(
         f"held-out set: {args.tables} tables, style {args.style!r}, 1920×1080, {low:g}-{high:g} px/mm, "
-        f"seeds from {HELD_OUT_FIRST_SEED}"
+        f"seeds from {HELD_OUT_FIRST_SEED}, finder {args.finder!r}"
     )
     print(f"tiles in view            {score.truths}")
     print(f"detection recall         {score.recall:.4f}   precision {score.precision:.4f}")
@@ -81,6 +90,7 @@ def main() -> None:
     for row in range(0, len(tallies), 7):
         print("  " + "  ".join(f"{k:>4} {c / n:.2f} ({n:3d})" for k, (n, c) in tallies[row : row + 7]))
     print(f"frame → detections       median {statistics.median(frame_ms):.0f} ms, max {max(frame_ms):.0f} ms")
+    print(f"finding alone            median {statistics.median(find_ms):.0f} ms")
     batch = np.stack(crops)
     classifier.classify(batch[:8])  # warm up
     started = time.perf_counter()

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 import cv2
 import numpy as np
 
 from vision.classifier import OnnxTileClassifier, TileReading
 from vision.crops import turned_half
-from vision.find.finder import find_tiles
+from vision.find.finder import FindResult, find_tiles
+from vision.find.learnt import DEFAULT_DETECTOR, LearntTileFinder
 from vision.find.seams import TileSize
 from vision.geometry import angle_of_corners, bounding_box
 
@@ -69,10 +72,49 @@ def read_image(path: Path) -> np.ndarray:
     return np.asarray(image)
 
 
+class TileFinder(Protocol):
+    """Something that finds tiles' corners in a frame (:class:`vision.find.learnt.LearntTileFinder`)."""
+
+    def find(self, image: np.ndarray) -> FindResult: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ClassicTileFinder:
+    """The classical finder (:func:`vision.find.finder.find_tiles`): felt mask, rows, seams."""
+
+    tile_size: TileSize | None = None
+
+    def find(self, image: np.ndarray) -> FindResult:
+        return find_tiles(image, self.tile_size)
+
+
+FINDERS = ("learnt", "classic")
+
+
+def make_finder(name: str, tile_size: TileSize | None = None, model: Path | None = None) -> TileFinder:
+    """The finder called ``name`` (one of :data:`FINDERS`) with a known ``tile_size`` if given;
+    ``model``: another detector model for the learnt one."""
+    if name == "classic":
+        return ClassicTileFinder(tile_size)
+    if name == "learnt":
+        return LearntTileFinder(model or DEFAULT_DETECTOR, tile_height=tile_size.height if tile_size else None)
+    raise ValueError(f"no tile finder called {name!r}: choose one of {', '.join(FINDERS)}")
+
+
+@functools.lru_cache(maxsize=4)
+def _shipped_learnt_finder(tile_size: TileSize | None) -> TileFinder:
+    return make_finder("learnt", tile_size)  # loading the model once, not per frame
+
+
 def detect_tiles(
-    image: np.ndarray, classifier: OnnxTileClassifier, tile_size: TileSize | None = None
+    image: np.ndarray,
+    classifier: OnnxTileClassifier,
+    tile_size: TileSize | None = None,
+    finder: TileFinder | None = None,
 ) -> tuple[Detection, ...]:
-    found = find_tiles(image, tile_size)
+    """Find and read every tile: with ``finder``, else with the shipped learnt detector
+    (looking at the frame at ``tile_size``'s scale when given)."""
+    found = (finder or _shipped_learnt_finder(tile_size)).find(image)
     readings = classifier.classify_quads(image, [tile.corners for tile in found.tiles])
     detections = []
     for tile, reading in zip(found.tiles, readings, strict=True):

@@ -39,6 +39,13 @@ def register(commands: Any) -> None:
         "--tile-height", type=float, metavar="PX", help="a tile face's long edge in pixels (default: measured)"
     )
     detect.add_argument("--model", type=Path, metavar="ONNX", help="another classifier model (with its .json)")
+    detect.add_argument(
+        "--finder",
+        choices=("learnt", "classic"),
+        default="learnt",
+        help="how tiles are found: the learnt detector (default) or the classical seam finder",
+    )
+    detect.add_argument("--detector", type=Path, metavar="ONNX", help="another tile detector model (with its .json)")
     detect.add_argument("--enrollment", type=Path, metavar="FILE", help="a tile-set enrollment (vision enroll)")
     vision_calibrate_command.register(actions)
     vision_eval_command.register(actions)
@@ -68,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
 def run_detect(args: argparse.Namespace) -> int:
     # Imported here so `jantaku hand` and friends start without loading OpenCV and onnxruntime.
     from vision.classifier import DEFAULT_MODEL, OnnxTileClassifier  # noqa: PLC0415
-    from vision.detect import detect_tiles, read_image  # noqa: PLC0415
+    from vision.detect import detect_tiles, make_finder, read_image  # noqa: PLC0415
     from vision.find.finder import TILE_ASPECT  # noqa: PLC0415
     from vision.find.seams import TileSize  # noqa: PLC0415
 
@@ -77,7 +84,8 @@ def run_detect(args: argparse.Namespace) -> int:
     image = read_image(args.image)
     classifier = OnnxTileClassifier(args.model or DEFAULT_MODEL, enrollment=args.enrollment)
     size = TileSize(args.tile_height * TILE_ASPECT, args.tile_height) if args.tile_height else None
-    detections = detect_tiles(image, classifier, size)
+    finder = make_finder(args.finder, size, args.detector)
+    detections = detect_tiles(image, classifier, finder=finder)
     if args.json:
         print(json.dumps([d.as_json() for d in detections]))
         return 0

@@ -40,6 +40,13 @@ def register(actions: Any) -> None:
         "--tile-height", type=float, metavar="PX", help="a tile face's long edge in pixels (default: measured)"
     )
     evaluate.add_argument("--model", type=Path, metavar="ONNX", help="another classifier model (with its .json)")
+    evaluate.add_argument(
+        "--finder",
+        choices=("learnt", "classic"),
+        default="learnt",
+        help="how tiles are found: the learnt detector (default) or the classical seam finder",
+    )
+    evaluate.add_argument("--detector", type=Path, metavar="ONNX", help="another tile detector model (with its .json)")
     evaluate.add_argument("--enrollment", type=Path, metavar="FILE", help="a tile-set enrollment (vision enroll)")
     render = actions.add_parser(
         "render",
@@ -59,7 +66,7 @@ def register(actions: Any) -> None:
 def run_eval(args: argparse.Namespace) -> int:
     # Imported here so other commands start without loading OpenCV and onnxruntime.
     from vision.classifier import DEFAULT_MODEL, OnnxTileClassifier  # noqa: PLC0415
-    from vision.detect import detect_tiles  # noqa: PLC0415
+    from vision.detect import detect_tiles, make_finder  # noqa: PLC0415
     from vision.find.finder import TILE_ASPECT  # noqa: PLC0415
     from vision.find.seams import TileSize  # noqa: PLC0415
     from vision.label_eval import report_json, report_lines, score_labelled_images  # noqa: PLC0415
@@ -74,9 +81,10 @@ def run_eval(args: argparse.Namespace) -> int:
         raise ValueError(f"labels file {args.labels}: lists no images")
     classifier = OnnxTileClassifier(args.model or DEFAULT_MODEL, enrollment=args.enrollment)
     size = TileSize(args.tile_height * TILE_ASPECT, args.tile_height) if args.tile_height else None
+    finder = make_finder(args.finder, size, args.detector)
     images = args.images if args.images is not None else args.labels.parent
     score, per_image = score_labelled_images(
-        labels, images, lambda image: detect_tiles(image, classifier, size), args.iou
+        labels, images, lambda image: detect_tiles(image, classifier, finder=finder), args.iou
     )
     if args.json:
         print(json.dumps(report_json(score, per_image, args.iou)))

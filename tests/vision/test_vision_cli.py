@@ -56,3 +56,21 @@ def test_a_silly_tile_height_is_refused(photo, capsys):
     path, _ = photo
     assert main(["vision", "detect", str(path), "--tile-height", "0"]) == 2
     assert "--tile-height" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("finder", ["learnt", "classic"])
+def test_either_finder_gives_the_documented_fields(photo, capsys, finder):
+    path, table = photo
+    assert main(["vision", "detect", str(path), "--json", "--finder", finder]) == 0
+    tiles = json.loads(capsys.readouterr().out)
+    assert len(tiles) >= len(table.truths) // 2
+    fields = {"box", "corners", "tile", "red", "angle", "confidence", "uncertain", "sideways"}
+    assert all(set(tile) == fields for tile in tiles)
+    assert all(isinstance(tile["sideways"], bool) and isinstance(tile["uncertain"], bool) for tile in tiles)
+
+
+def test_an_unknown_finder_is_refused(photo, capsys):
+    path, _ = photo
+    with pytest.raises(SystemExit):
+        main(["vision", "detect", str(path), "--finder", "magic"])
+    assert "--finder" in capsys.readouterr().err

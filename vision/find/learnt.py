@@ -1,0 +1,142 @@
+"""The learnt tile finder: a small ONNX network marks every tile's face centre, size and long
+axis on the scaled-down frame; each peak becomes a tile's four corners.
+
+Trained on rendered tables only (``vision/training/train_detector.py``); the conventions of
+its input and output are in :mod:`vision.find.centres`. Like the classical finder it gives
+corners in portrait order and leaves which short edge is the top to the classifier.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from pathlib import Path
+from typing import Any, Final
+
+import numpy as np
+import onnxruntime
+
+from models import MODELS_DIR
+from vision.find import centres
+from vision.find.centres import CHANNELS, STRIDE, decode_peaks, net_input, normalised, portrait_corners
+from vision.find.finder import FindResult, FoundTile
+from vision.find.seams import TileSize
+
+log = logging.getLogger(__name__)
+
+DEFAULT_DETECTOR: Final = MODELS_DIR / "tile-detector.onnx"
+_MIN_SIDE_PX: Final = 32  # a frame smaller than this on either side holds no readable tile
+_BORDER_PX: Final = 2.0  # tiles cut by the frame's edge are dropped, as the classical finder does
+#: A face's long edge in input pixels in the middle of what training showed (1920-px frames at
+#: 1.0-2.9 px/mm scaled to 480: 7-20 px). Frames whose tiles come out outside ``WELL_SEEN_PX``
+#: (a close-up, a table far away) are looked at again, scaled so that their tiles are this long.
+TYPICAL_TILE_LONG_PX: Final = 15.0
+WELL_SEEN_PX: Final = (13.0, 17.5)
+_LONG_SIDE_RANGE: Final = (64, 2048)
+
+
+class DetectorModelError(RuntimeError):
+    """The detector model file or its metadata is missing, damaged or does not match this code."""
+
+
+class LearntTileFinder:
+    """Finds tiles with the shipped (or a given) ONNX detector; safe to share between calls."""
+
+    def __init__(
+        self,
+        model_path: Path = DEFAULT_DETECTOR,
+        *,
+        threads: int = 1,
+        threshold: float | None = None,
+        tile_height: float | None = None,
+    ):
+        """``tile_height``: a face's long edge in frame pixels, when known; it sets the scale
+        the frame is looked at (else the model's input size, with a second look for close-ups)."""
+        metadata = _load_metadata(model_path)
+        self.sha256 = str(metadata["sha256"])
+        self.long_side = int(metadata["input"]["long_side"])
+        self.threshold = float(metadata["peak_threshold"] if threshold is None else threshold)
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        self._session = onnxruntime.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
+        self._input_name = self._session.get_inputs()[0].name
+        self.tile_height = tile_height
+        log.debug("loaded tile detector %s", model_path)
+
+    def find(self, image: np.ndarray) -> FindResult:
+        """Every tile in a BGR uint8 image that does not touch the border."""
+        _check_image(image)
+        longest = max(image.shape[:2])
+        if self.tile_height is not None:
+            return self._find_at(image, self._long_side_for(longest, self.tile_height))
+        found = self._find_at(image, self.long_side)
+        if found.tile_size is None:
+            return found
+        seen = found.tile_size.height * self.long_side / longest  # a face's long edge in input pixels
+        if WELL_SEEN_PX[0] <= seen <= WELL_SEEN_PX[1]:
+            return found
+        return self._find_at(image, self._long_side_for(longest, found.tile_size.height))
+
+    @staticmethod
+    def _long_side_for(longest: int, tile_height: float) -> int:
+        wanted = round(longest * TYPICAL_TILE_LONG_PX / tile_height)
+        return int(np.clip(wanted, *_LONG_SIDE_RANGE))
+
+    def _find_at(self, image: np.ndarray, long_side: int) -> FindResult:
+        ready = net_input(image, long_side)
+        output = np.asarray(self._session.run(None, {self._input_name: normalised(ready.pixels[None])})[0])[0]
+        height, width = image.shape[:2]
+        tiles = []
+        for peak in centres.turned_across_row(decode_peaks(output, self.threshold)):
+            corners = portrait_corners(peak, ready.scale)
+            if _inside(corners, width, height):
+                tiles.append((FoundTile(corners, peak.sideways > centres.SIDEWAYS_ABOVE), peak.long, peak.short))
+        if not tiles:
+            return FindResult((), None)
+        size = TileSize(
+            float(np.median([s for _, _, s in tiles])) / ready.scale,
+            float(np.median([long for _, long, _ in tiles])) / ready.scale,
+        )
+        log.debug("found %d tiles of %.0f×%.0f px at %d px", len(tiles), size.width, size.height, long_side)
+        return FindResult(tuple(t for t, _, _ in tiles), size)
+
+
+def _check_image(image: np.ndarray) -> None:
+    if not isinstance(image, np.ndarray) or image.dtype != np.uint8 or image.ndim != 3 or image.shape[2] != 3:
+        what = f"{image.shape} {image.dtype}" if isinstance(image, np.ndarray) else type(image).__name__
+        raise ValueError(f"the tile detector needs an H×W×3 uint8 BGR image, got {what}")
+    if min(image.shape[:2]) < _MIN_SIDE_PX:
+        raise ValueError(
+            f"the tile detector needs an image at least {_MIN_SIDE_PX} px on each side, got "
+            f"{image.shape[1]}×{image.shape[0]}"
+        )
+
+
+def _inside(corners: np.ndarray, width: int, height: int) -> bool:
+    return bool(
+        np.all(corners >= _BORDER_PX)
+        and np.all(corners[:, 0] <= width - _BORDER_PX)
+        and np.all(corners[:, 1] <= height - _BORDER_PX)
+    )
+
+
+def _load_metadata(model_path: Path) -> dict[str, Any]:
+    metadata_path = model_path.with_suffix(".json")
+    if not model_path.is_file() or not metadata_path.is_file():
+        raise DetectorModelError(f"tile detector {model_path} or its metadata {metadata_path.name} is missing")
+    try:
+        metadata: dict[str, Any] = json.loads(metadata_path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise DetectorModelError(f"{metadata_path} is not valid JSON: {error}") from error
+    digest = hashlib.sha256(model_path.read_bytes()).hexdigest()
+    if metadata.get("sha256") != digest:
+        raise DetectorModelError(f"{model_path} does not match the sha256 in {metadata_path.name}")
+    output = metadata.get("output", {})
+    if tuple(output.get("channels", ())) != CHANNELS or output.get("stride") != STRIDE:
+        raise DetectorModelError(
+            f"{metadata_path.name} describes outputs {output.get('channels')} at stride {output.get('stride')}; "
+            f"this code reads {list(CHANNELS)} at stride {STRIDE}"
+        )
+    return metadata

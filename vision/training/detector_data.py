@@ -1,0 +1,122 @@
+"""Training frames for the tile-centre detector: rendered tables, scaled as the run time
+scales them, with target maps made from the renderer's exact face corners.
+
+Targets per output cell (channels as :data:`vision.find.centres.CHANNELS`, plus a weight):
+the heat map is a Gaussian bump per face centre (σ a sixth of the face's short edge, at
+least half a cell; overlapping bumps keep the larger), and the size, orientation, offset and
+sideways targets are written on every cell where a tile's bump is above one half, the tile
+whose bump is largest there winning. Their losses are weighted by that bump.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.find.centres import STRIDE, net_input
+from vision.render.renderer import RenderOptions, TileTruth, render_table
+from vision.tile_art import ArtStyle
+
+log = logging.getLogger(__name__)
+
+FRAME_SIZE = (1920, 1080)
+TRAIN_PX_PER_MM = (1.0, 2.9)  # a little wider than the benchmark's 1.3-2.6 on both sides
+TARGET_CHANNELS = 9  # heat, offset x/y, log long/short, cos2, sin2, sideways, regression weight
+
+
+@dataclass(frozen=True, eq=False)
+class FrameSet:
+    inputs: np.ndarray  # N×H×W×3 uint8 BGR, the network's padded input
+    targets: np.ndarray  # N×9×(H/STRIDE)×(W/STRIDE) float16
+    truths: tuple[tuple[np.ndarray, ...], ...]  # per frame: the true faces' corners in input pixels
+    sideways: tuple[tuple[bool, ...], ...]
+
+
+def style_of_training_seed(seed: int) -> ArtStyle:
+    """Every other training table in the lightness-inverted regular art: dark-faced sets exist."""
+    return ArtStyle.REGULAR_DARK if seed % 2 else ArtStyle.REGULAR
+
+
+def render_frames(
+    seeds: range, style: ArtStyle | None = None, px_per_mm: tuple[float, float] = TRAIN_PX_PER_MM
+) -> FrameSet:
+    """One frame per seed, in ``style`` (default: :func:`style_of_training_seed`)."""
+    inputs, targets, truths, sideways = [], [], [], []
+    for index, seed in enumerate(seeds):
+        options = RenderOptions(FRAME_SIZE, style or style_of_training_seed(seed), px_per_mm)
+        table = render_table(seed, options)
+        ready = net_input(table.image)
+        corners = tuple(t.corners * ready.scale for t in table.truths)
+        inputs.append(ready.pixels)
+        targets.append(target_maps(ready.pixels.shape[:2], table.truths, ready.scale))
+        truths.append(corners)
+        sideways.append(tuple(t.sideways for t in table.truths))
+        if index % 50 == 49:
+            log.info("rendered %d/%d frames", index + 1, len(seeds))
+    return FrameSet(np.stack(inputs), np.stack(targets), tuple(truths), tuple(sideways))
+
+
+def target_maps(input_shape: tuple[int, int], truths: tuple[TileTruth, ...], scale: float) -> np.ndarray:
+    """The 9×h×w float16 targets of one frame (input pixels = frame pixels × ``scale``)."""
+    grid_h, grid_w = input_shape[0] // STRIDE, input_shape[1] // STRIDE
+    maps = np.zeros((TARGET_CHANNELS, grid_h, grid_w), np.float32)
+    ys, xs = np.mgrid[0:grid_h, 0:grid_w].astype(np.float32)
+    for truth in truths:
+        corners = truth.corners * scale
+        centre = corners.mean(axis=0) / STRIDE  # in cells; cell (j, i) covers [j, j+1) × [i, i+1)
+        long = float(np.linalg.norm(corners[0] - corners[3]) + np.linalg.norm(corners[1] - corners[2])) / 2
+        short = float(np.linalg.norm(corners[0] - corners[1]) + np.linalg.norm(corners[3] - corners[2])) / 2
+        up = (corners[0] + corners[1] - corners[2] - corners[3]) / 2  # the face's up vector
+        axis = np.arctan2(up[0], -up[1])  # clockwise from the image's up
+        sigma = max(0.5, short / STRIDE / 6)
+        x0, x1 = max(0, int(centre[0] - 3 * sigma)), min(grid_w, int(centre[0] + 3 * sigma) + 2)
+        y0, y1 = max(0, int(centre[1] - 3 * sigma)), min(grid_h, int(centre[1] + 3 * sigma) + 2)
+        if x0 >= x1 or y0 >= y1:
+            continue
+        # The bump is centred on the cell that holds the centre, so its peak is exactly 1 there.
+        cell = np.floor(centre)
+        patch_x, patch_y = xs[y0:y1, x0:x1], ys[y0:y1, x0:x1]
+        bump = np.exp(-((patch_x - cell[0]) ** 2 + (patch_y - cell[1]) ** 2) / (2 * sigma**2))
+        heat = maps[0, y0:y1, x0:x1]
+        wins = (bump > heat) & (bump > 0.5)
+        maps[0, y0:y1, x0:x1] = np.maximum(heat, bump)
+        values = (
+            centre[0] - patch_x,
+            centre[1] - patch_y,
+            np.log(long),
+            np.log(short),
+            np.cos(2 * axis),
+            np.sin(2 * axis),
+            float(truth.sideways),
+            bump,
+        )
+        for channel, value in enumerate(values, start=1):
+            region = maps[channel, y0:y1, x0:x1]
+            region[wins] = np.asarray(value)[wins] if np.ndim(value) else value
+    return maps.astype(np.float16)
+
+
+def cached_frames(seeds: range, cache: str | None) -> tuple[np.ndarray, np.ndarray]:
+    """Inputs and targets of the training seeds, rendered in chunks of 20 and, with ``cache``,
+    kept there as ``.npz`` files named by their seeds (a rerun or a second process reuses them)."""
+    from pathlib import Path  # noqa: PLC0415 - only the cache needs it
+
+    inputs, targets = [], []
+    for first in range(seeds.start, seeds.stop, 20):
+        chunk = range(first, min(first + 20, seeds.stop))
+        path = Path(cache) / f"frames-{chunk.start}-{chunk.stop}.npz" if cache else None
+        if path is not None and path.is_file():
+            stored = np.load(path)
+            inputs.append(stored["inputs"])
+            targets.append(stored["targets"])
+            continue
+        frames = render_frames(chunk)
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            np.savez(path.with_suffix(".tmp.npz"), inputs=frames.inputs, targets=frames.targets)
+            path.with_suffix(".tmp.npz").rename(path)
+        inputs.append(frames.inputs)
+        targets.append(frames.targets)
+    return np.concatenate(inputs), np.concatenate(targets)
