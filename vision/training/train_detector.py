@@ -171,7 +171,7 @@ def fit(model: nn.Module, inputs: np.ndarray, targets: np.ndarray, recipe: Recip
         heat_loss, other = loss_of(model(x), target)
         loss = heat_loss + other
         optimiser.zero_grad()
-        loss.backward()  # type: ignore[no-untyped-call]
+        loss.backward()  # type: ignore[no-untyped-call,unused-ignore]  # typed only where torch is installed
         optimiser.step()
         schedule.step()
         if step % 100 == 0:
