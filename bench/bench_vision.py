@@ -51,8 +51,10 @@ def main() -> None:
     print(f"34-kind accuracy         {score.kind_accuracy:.4f}   (of matched tiles; back = 35th class)")
     print(f"label accuracy (38)      {score.label_correct / max(score.matched, 1):.4f}")
     sideways = score.sideways_found / max(score.sideways_truths, 1)
-    print(f"sideways recall          {sideways:.4f}   ({score.sideways_found}/{score.sideways_truths}; "
-          f"{score.upright_called_sideways} upright tiles called sideways)")
+    print(
+        f"sideways recall          {sideways:.4f}   ({score.sideways_found}/{score.sideways_truths}; "
+        f"{score.upright_called_sideways} upright tiles called sideways)"
+    )
     red = score.red_found / max(score.red_truths, 1)
     print(f"red-five recall          {red:.4f}   ({score.red_found}/{score.red_truths})")
     print(f"orientation within 20°   {score.angle_within_20 / max(score.matched, 1):.4f}")

@@ -30,7 +30,15 @@ def test_faces_reds_and_back():
 
 def test_art_names_follow_the_fluffystuff_files():
     assert [art_name(v) for v in (0, 17, 26, 27, 31, 32, 33, 34, 37)] == [
-        "Man1", "Pin9", "Sou9", "Ton", "Haku", "Hatsu", "Chun", "Man5-Dora", "Back",
+        "Man1",
+        "Pin9",
+        "Sou9",
+        "Ton",
+        "Haku",
+        "Hatsu",
+        "Chun",
+        "Man5-Dora",
+        "Back",
     ]
 
 

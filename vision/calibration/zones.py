@@ -43,7 +43,7 @@ class SeatZones:
     pond: Polygon
     melds: Polygon
     open_hand: Polygon
-    dora: Polygon  # the seat's wall: where the dead wall and its dora indicators lie when it is this wall
+    dora: Polygon  # the seat's wall: when the dead wall is here, its dora indicators and the ura row in front
 
 
 def contains(polygon: Polygon, point: tuple[float, float]) -> bool:
@@ -58,20 +58,25 @@ def seat_zones(
     w, h = tile.width_mm, tile.height_mm
     slack = 0.3 * w  # hands do not place tiles exactly
     # (left, right, near, far) in the seat's frame, near/far as distances from the centre.
-    pond = (-3 * w - slack, 3 * w + h + w, distances.pond_start_mm - slack, distances.pond_start_mm + 3 * h + 2 * slack)
-    # Four melds at most, each up to a kan with one tile turned: three widths and a height.
+    # The pond ends, and the wall's zone begins, a slack past three rows: the ura indicators lie
+    # in a row in front of the dead wall, between the pond's third row and the wall.
+    pond_end = distances.pond_start_mm + 3 * h + slack
+    pond = (-3 * w - slack, 3 * w + h + w, distances.pond_start_mm - slack, pond_end)
+    # Four melds at most, each up to a kan with one tile turned: three widths and a height;
+    # an added kan's tile lies sideways on the centre side of the turned one, two widths deep.
     meld_room = 4 * (3 * w + h)
     melds = (
         distances.meld_right_mm - meld_room,
         distances.meld_right_mm + slack,
-        distances.meld_mm - h - slack,
+        distances.meld_mm - 2 * w - slack / 2,
         distances.meld_mm + slack,
     )
+    # The open hand, and the winning tile half a tile apart at its right.
     hand = (-7.5 * w - slack, 7.5 * w + h + slack, distances.hand_mm - h - slack, distances.hand_mm + slack)
     wall = (
         -WALL_STACKS / 2 * w - slack,
         WALL_STACKS / 2 * w + slack,
-        distances.wall_mm - h - slack,
+        pond_end,
         distances.wall_mm + slack,
     )
     return tuple(

@@ -30,6 +30,8 @@ _WALL_STACKS_BESIDE_DEAD_WALL: Final = 9
 _HAND_MM: Final = 268.0
 _MELD_MM: Final = 318.0
 _MELD_RIGHT_MM: Final = 340.0
+_WINNING_GAP_MM: Final = 0.5 * TILE_WIDTH_MM  # the winning tile is set apart from the open hand
+_URA_GAP_MM: Final = 0.5  # the ura row lies against the dead wall's centre side
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,18 +50,26 @@ def place_tiles(layout: TableLayout, rng: np.random.Generator) -> tuple[PlacedTi
         local = _seat_tiles(seat_layout, rng, dead_wall=seat == layout.dead_wall_seat)
         if seat == layout.dead_wall_seat:
             local += _dead_wall(layout.dora_indicators, rng)
+            if layout.ura_indicators:
+                local += _ura_row(layout.ura_indicators, rng)
         placed.extend(_turn(tile, SEAT_TURN_DEG[seat]) for tile in local)
     return tuple(placed)
 
 
 def _seat_tiles(seat: SeatLayout, rng: np.random.Generator, *, dead_wall: bool) -> list[PlacedTile]:
     tiles = _pond(seat, rng)
-    tiles += _row([(t, False) for t in seat.open_hand], -7 * TILE_WIDTH_MM, -_HAND_MM, rng, gap=0.4)
+    hand = _row([(t, False) for t in seat.open_hand], -7 * TILE_WIDTH_MM, -_HAND_MM, rng, gap=0.4)
+    tiles += hand
+    if seat.winning is not None:
+        hand_right = hand[-1].x + TILE_WIDTH_MM / 2 if hand else -7 * TILE_WIDTH_MM
+        gap = _WINNING_GAP_MM * rng.uniform(0.8, 1.2)
+        tiles += _row([(seat.winning, False)], hand_right + gap, -_HAND_MM, rng, gap=0.0)
     right = _MELD_RIGHT_MM
     for meld in seat.melds:
         meld_tiles = _meld(meld, right, rng)
         tiles += meld_tiles
-        right -= sum(TILE_HEIGHT_MM if t.sideways else TILE_WIDTH_MM for t in meld_tiles) + rng.uniform(4, 12)
+        in_row = meld_tiles[: len(meld.tiles)]  # an added kan's tile lies beside the row, not in it
+        right -= sum(TILE_HEIGHT_MM if t.sideways else TILE_WIDTH_MM for t in in_row) + rng.uniform(4, 12)
     stacks = min(seat.wall_stacks, _WALL_STACKS_BESIDE_DEAD_WALL) if dead_wall else seat.wall_stacks
     if stacks:
         start = -8.5 * TILE_WIDTH_MM
@@ -84,7 +94,14 @@ def _meld(meld: MeldLayout, right: float, rng: np.random.Generator) -> list[Plac
     width = sum(TILE_HEIGHT_MM if i == meld.turned_at else TILE_WIDTH_MM for i in range(len(meld.tiles)))
     entries = [(UNKNOWN if i in meld.face_down_at else tile, i == meld.turned_at) for i, tile in enumerate(meld.tiles)]
     # Melds sit at the table edge: the sideways tile lines up with the edge nearest the owner.
-    return _row(entries, right - width, -_MELD_MM, rng, gap=0.3, align_far=False)
+    tiles = _row(entries, right - width, -_MELD_MM, rng, gap=0.3, align_far=False)
+    if meld.added is not None and meld.turned_at is not None:
+        # An added kan's tile lies sideways on the far side of the turned one (away from the owner).
+        turned = tiles[meld.turned_at]
+        left = turned.x - TILE_HEIGHT_MM / 2
+        near = turned.y + TILE_WIDTH_MM / 2 + rng.uniform(0.2, 0.6)
+        tiles += _row([(meld.added, True)], left, near, rng, gap=0.0)
+    return tiles
 
 
 def _dead_wall(indicators: tuple[Tile, ...], rng: np.random.Generator) -> list[PlacedTile]:
@@ -92,6 +109,13 @@ def _dead_wall(indicators: tuple[Tile, ...], rng: np.random.Generator) -> list[P
     for i, tile in enumerate(indicators[:5]):
         entries[2 + i] = (tile, False)
     return _row(entries, _DEAD_WALL_LEFT_MM, -_WALL_MM, rng, gap=0.2, wobble=0.3)
+
+
+def _ura_row(indicators: tuple[Tile, ...], rng: np.random.Generator) -> list[PlacedTile]:
+    """The ura indicators, face up in front of the dead wall (towards the centre), below the dora indicators."""
+    left = _DEAD_WALL_LEFT_MM + 2 * (TILE_WIDTH_MM + 0.2)
+    near = -_WALL_MM + TILE_HEIGHT_MM + _URA_GAP_MM
+    return _row([(tile, False) for tile in indicators], left, near, rng, gap=0.3, wobble=0.5)
 
 
 def _row(
