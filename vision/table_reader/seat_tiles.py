@@ -1,0 +1,161 @@
+"""Where each seat's tiles lie, zone by zone, in the seat's upright image (before classifying).
+
+Rows per zone, from the seat's own frame (``vision.calibration.zones.zone_boxes``):
+
+- pond: up to three rows stacked towards the centre; the riichi tile lies sideways against
+  its row's centre side;
+- wall: the wall's row, and in front of it (towards the centre) the ura indicators' row when
+  this is the dead wall; a lone row nearer than half a tile to the wall's place is the ura row;
+- open hand: one row, upright, the winning tile set apart at its right;
+- melds: one row along the table's edge, called tiles sideways against the owner's side, an
+  added kan's tile sideways on the centre side of the turned one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+import numpy as np
+
+from vision.calibration.table import TileSize
+from vision.calibration.zones import SeatDistances, ZoneBox, ZoneBoxes
+from vision.reading import Zone
+from vision.table_reader.rows import Alignment, FaceScale, Piece, SeatImage, cut_band, outer_edge, stacked_rows
+from vision.table_reader.seat_view import ViewGeometry
+
+#: A tile's top is seen this much bigger than its footprint, and this far out per mm from the
+#: point below the camera (a 16 mm tall tile under a lens 0.65-1 m up): search bands reach out by it.
+PARALLAX: Final = 0.025
+_ADDED_GAP_MM: Final = 0.4
+_EDGE_SEARCH_MM: Final = 4.0  # a row's outer edge is looked for this far either side of its place
+
+
+@dataclass(frozen=True, slots=True)
+class FoundTile:
+    zone: Zone
+    row: int  # pond: 0 nearest the centre; wall: 0 the wall, 1 the ura row; melds: 0 the row, 1 added tiles
+    piece: Piece
+
+
+@dataclass(frozen=True, eq=False)
+class _Seat:
+    """What every zone's search needs: the images, the view, the face size."""
+
+    image: SeatImage
+    geometry: ViewGeometry
+    scale: FaceScale
+    tile: TileSize
+    distances: SeatDistances
+
+    @property
+    def centre_u(self) -> float:
+        return self.geometry.half_mm * self.geometry.px_per_mm
+
+    def cut(self, band: tuple[int, int], columns: slice, sideways: Alignment | None) -> list[Piece]:
+        return cut_band(self.image, band, columns, self.scale, self.centre_u, sideways=sideways)
+
+
+def find_seat_tiles(
+    image: SeatImage, geometry: ViewGeometry, boxes: ZoneBoxes, tile: TileSize, distances: SeatDistances
+) -> list[FoundTile]:
+    s = geometry.px_per_mm
+    scale = FaceScale(tile.width_mm * (1 + PARALLAX / 2) * s, tile.height_mm * (1 + PARALLAX / 2) * s, s)
+    seat = _Seat(image, geometry, scale, tile, distances)
+    return _pond(seat, boxes.pond) + _wall(seat, boxes.wall) + _hand(seat, boxes.open_hand) + _melds(seat, boxes.melds)
+
+
+def _side_mm(distance_mm: float) -> float:
+    """About how much of a tile's side shows on its centre side, this far from the centre."""
+    return PARALLAX * 0.8 * distance_mm
+
+
+def _slices(geometry: ViewGeometry, box: ZoneBox, *, near_mm: float | None = None) -> tuple[slice, slice]:
+    """Columns and lines of a zone, its far edge pushed out by the parallax (``near_mm``: start there)."""
+    s = geometry.px_per_mm
+    near = box.near if near_mm is None else near_mm
+    u0, v0 = geometry.seat_px(np.array(box.left), np.array(near))
+    u1, v1 = geometry.seat_px(np.array(box.right), np.array(box.far * (1 + PARALLAX)))
+    limit = geometry.side_px
+    columns = slice(max(round(float(u0) - s * 2), 0), min(round(float(u1) + s * 2), limit))
+    return columns, slice(max(round(float(v0)), 0), min(round(float(v1)), limit))
+
+
+def _edge_lines(geometry: ViewGeometry, outer_mm: float, lines: slice) -> slice:
+    """The lines where a row whose faces end ``outer_mm`` from the centre has its outer edge."""
+    _, low = geometry.seat_px(np.array(0.0), np.array(outer_mm - _EDGE_SEARCH_MM))
+    _, high = geometry.seat_px(np.array(0.0), np.array(outer_mm * (1 + PARALLAX) + _EDGE_SEARCH_MM))
+    return slice(max(round(float(low)), lines.start or 0), min(round(float(high)), lines.stop))
+
+
+def _pond(seat: _Seat, box: ZoneBox) -> list[FoundTile]:
+    columns, lines = _slices(seat.geometry, box)
+    # Every pond row starts at the pond's left; its right part may meet the ura row in front of a dead wall.
+    left_part = slice(columns.start, columns.start + round(5 * seat.scale.width))
+    rows = stacked_rows(seat.image.mask, left_part, lines, seat.scale, max_rows=3, side_mm=_side_mm(box.near))
+    found = []
+    for row, band in enumerate(reversed(rows)):
+        for piece in seat.cut(band, columns, Alignment.CENTRE):
+            # A riichi tile lies against its row's centre side.
+            face = Piece(piece.left, piece.right, piece.top, piece.top + seat.scale.width, True)
+            found.append(FoundTile(Zone.POND, row, face if piece.sideways else piece))
+    return found
+
+
+def _wall(seat: _Seat, box: ZoneBox) -> list[FoundTile]:
+    # The ura row lies in front of the wall, where the pond's zone ends.
+    columns, lines = _slices(seat.geometry, box, near_mm=box.near - seat.tile.height_mm / 2)
+    rows = stacked_rows(seat.image.mask, columns, lines, seat.scale, max_rows=2, side_mm=_side_mm(box.near))
+    if not rows:
+        return []
+    middle = seat.distances.wall_mm - seat.tile.height_mm / 2
+    _, wall_line = seat.geometry.seat_px(np.array(0.0), np.array(middle))
+    # Rows outermost first: the wall, then the ura row; a lone row well in front of the wall is the ura row.
+    first_row = 0 if rows[0][1] > float(wall_line) else 1
+    found = []
+    for index, band in enumerate(rows[: 2 - first_row]):
+        found += [FoundTile(Zone.WALL, first_row + index, piece) for piece in seat.cut(band, columns, None)]
+    return found
+
+
+def _outer_band(seat: _Seat, box: ZoneBox, outer_mm: float) -> tuple[slice, tuple[int, int]] | None:
+    """A one-row zone's columns and face band, from the row's outer edge near ``outer_mm``."""
+    columns, lines = _slices(seat.geometry, box)
+    edge_lines = _edge_lines(seat.geometry, outer_mm, lines)
+    bottom = outer_edge(seat.image.mask, columns, edge_lines, 0.5 * seat.scale.width)
+    if bottom is None:
+        return None
+    return columns, (round(bottom - seat.scale.height), bottom)
+
+
+def _hand(seat: _Seat, box: ZoneBox) -> list[FoundTile]:
+    found = _outer_band(seat, box, seat.distances.hand_mm)
+    if found is None:
+        return []
+    columns, band = found
+    return [FoundTile(Zone.HAND, 0, piece) for piece in seat.cut(band, columns, None)]
+
+
+def _melds(seat: _Seat, box: ZoneBox) -> list[FoundTile]:
+    located = _outer_band(seat, box, seat.distances.meld_mm)
+    if located is None:
+        return []
+    columns, band = located
+    scale = seat.scale
+    found = []
+    for piece in seat.cut(band, columns, Alignment.OWNER):
+        if not piece.sideways:
+            found.append(FoundTile(Zone.MELDS, 0, piece))
+            continue
+        # A called tile lies against the owner's side of the row.
+        turned = Piece(piece.left, piece.right, piece.bottom - scale.width, piece.bottom, True)
+        found.append(FoundTile(Zone.MELDS, 0, turned))
+        gap = _ADDED_GAP_MM * scale.px_per_mm
+        added = Piece(piece.left, piece.right, turned.top - gap - scale.width, turned.top - gap, True)
+        inside = seat.image.mask[
+            max(round(added.top + 0.2 * scale.width), 0) : round(added.bottom - 0.2 * scale.width),
+            round(added.left + 0.2 * scale.width) : round(added.right - 0.2 * scale.width),
+        ]
+        if inside.size and inside.mean() > 0.8:
+            found.append(FoundTile(Zone.MELDS, 1, added))
+    return found
