@@ -103,10 +103,17 @@ def stacked_rows(
     counts = mask[lines, columns].sum(axis=1)
     present = np.nonzero(counts >= 0.5 * scale.width)[0]
     top = int((lines.start or 0) + present[0])
-    extent = bottom - top - side_mm * scale.px_per_mm
+    inner = top + side_mm * scale.px_per_mm  # the innermost row's faces begin here
     gap = _ROW_GAP_MM * scale.px_per_mm
-    count = int(np.clip(round((extent + gap) / (scale.height + gap)), 1, max_rows))
-    pitch = (extent - scale.height) / (count - 1) if count > 1 else 0.0
+    count = int(np.clip(round((bottom - inner + gap) / (scale.height + gap)), 1, max_rows))
+    # A sideways tile alone in the outermost row's first columns lies against the row's inner
+    # side: the tiles end a face's height less its width early there.
+    short = scale.height - scale.width
+    if count == 1 and bottom - inner < scale.height - short / 2:
+        bottom = round(inner + scale.height)
+    elif count > 1 and (bottom - inner - scale.height) / (count - 1) < scale.height - short / 2:
+        bottom = round(bottom + short)
+    pitch = (bottom - inner - scale.height) / (count - 1) if count > 1 else 0.0
     pitch = float(np.clip(pitch, scale.height, scale.height + _MAX_ROW_GAP_MM * scale.px_per_mm))
     return [(round(bottom - i * pitch - scale.height), round(bottom - i * pitch)) for i in range(count)]
 
@@ -175,18 +182,20 @@ def _sideways_cue(gray: np.ndarray, mask: np.ndarray, scale: FaceScale, alignmen
     it holds the tile's own side, darker than its face, or felt, or an added kan's tile beyond
     a thin seam."""
     depth = gray.shape[0]
+    band = gray[depth - mask.shape[0] :]
+    level = _FACE_LEVEL * _face_brightness(band)
     if alignment is Alignment.CENTRE:
+        # Past a pond's sideways face: felt, or at most the next row's thin side at the far end.
         free = round(scale.width * 1.1)
-        strip = mask[-round(scale.height) :][free : free + max(round((scale.height - scale.width) * 0.5), 1)]
+        strip = mask[free : free + max(round((scale.height - scale.width) * 0.5), 1)]
         if strip.size == 0:
             return np.zeros(mask.shape[1], np.float32)
         return np.asarray(1.0 - 2.0 * strip.mean(axis=0), np.float32)
     # In a meld the strip beside a sideways face (towards the centre) shows the tile's own side,
     # a body's colour darkened, or felt; an upright face carries on there, its margin as bright
     # as any face. (An added kan's tile lies there too: then the lengths alone decide.)
-    band = gray[depth - mask.shape[0] :]
     strip = band[: max(round(scale.height - scale.width) - 1, 1)]
-    bright = strip >= _FACE_LEVEL * _face_brightness(band)
+    bright = strip >= level
     return np.asarray(np.clip((0.35 - bright.mean(axis=0)) * 4.0, -1.0, 1.0), np.float32)
 
 
