@@ -63,6 +63,10 @@ class TableReader:
         self.view = view_geometry(calibration, geometry.px_per_mm)
         self.boxes = zone_boxes(tile, distances)
         self._seat_to_frame = tuple(self.view.seat_to_frame(seat) for seat in range(4))
+        self._unseen = _unseen(calibration, self.view)
+        self._out_of_frame = tuple(
+            _occluded_zones(self._unseen.astype(np.int32), seat, self.view, self.boxes, tile) for seat in range(4)
+        )
 
     def read(self, frame: Frame) -> TableReading:
         return self.read_image(frame.image, frame.timestamp)
@@ -79,6 +83,9 @@ class TableReader:
             )
         view = warp_view(image, self.view)
         masks = view_mask(view, 0.3 * self.tile.width_mm * self.tile.height_mm * self.view.px_per_mm**2)
+        # What the camera does not see is neither tile nor felt: no tiles there, and its zones are unseen.
+        masks.tiles[self._unseen] = 0
+        masks.raw[self._unseen] = 0
         occluders = _occluder_labels(masks.tiles, self.view, self.tile, self.distances)
         finds = []
         for seat in range(4):
@@ -90,7 +97,7 @@ class TableReader:
                 self.tile,
                 self.distances,
             )
-            occluded = _occluded_zones(occluders, seat, self.view, self.boxes, self.tile)
+            occluded = _occluded_zones(occluders, seat, self.view, self.boxes, self.tile) | self._out_of_frame[seat]
             finds.append(_SeatFind(seat, tuple(found), occluded))
         readings = self._classify(image, finds)
         return self._assemble(finds, readings, at)
@@ -142,6 +149,16 @@ def _frame_quad(tile: FoundTile, seat_to_frame: np.ndarray) -> np.ndarray:
         corners = [(left, top), (right, top), (right, bottom), (left, bottom)]
     points = np.asarray(corners, np.float64).reshape(-1, 1, 2)
     return np.asarray(cv2.perspectiveTransform(points, seat_to_frame).reshape(4, 2))
+
+
+def _unseen(calibration: Calibration, view: ViewGeometry) -> np.ndarray:
+    """Bool view mask of what lies outside the camera's frame (and, past it, in a replicated border)."""
+    width, height = calibration.image_size
+    frame = np.array([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]], np.float64)
+    outline = cv2.perspectiveTransform(frame.reshape(-1, 1, 2), view.frame_to_view).reshape(-1, 2)
+    seen = np.zeros((view.side_px, view.side_px), np.uint8)
+    cv2.fillConvexPoly(seen, np.round(outline * 4).astype(np.int32), 1, shift=2)
+    return np.asarray(cv2.erode(seen, np.ones((5, 5), np.uint8)) == 0)
 
 
 def _felt_only_bands(tile: TileSize, distances: SeatDistances) -> tuple[ZoneBox, ...]:

@@ -24,9 +24,9 @@ _RUN_COVER: Final = 0.5  # a column belongs to a run when this much of the band 
 _SIDE_DARKER: Final = 0.9  # a column this much darker than the run's faces is a tile's side
 _ROW_GAP_MM: Final = 1.5  # the usual gap between stacked rows
 _MAX_ROW_GAP_MM: Final = 4.0
-_LENGTH_SLACK: Final = 0.07  # a piece may be this much longer or shorter than a face (wobble, blur)
+_LENGTH_SLACK: Final = 0.045  # a piece may be this much longer or shorter than a face (wobble, blur)
 _LENGTH_WEIGHT: Final = 10.0
-_CUE_WEIGHT: Final = 1.5
+_CUE_WEIGHT: Final = 2.5
 _FACE_LEVEL: Final = 0.88  # a pixel this bright against the row's faces is face (a side is ~0.78)
 _LINES_ABOVE: Final = 4  # lines above a band the sideways cue looks at (an upright face's top edge)
 _GAP_MM: Final = 3.2  # the widest gap between two tiles of one run (blur may hide it in the mask)
@@ -186,8 +186,9 @@ def _sideways_cue(gray: np.ndarray, mask: np.ndarray, scale: FaceScale, alignmen
     level = _FACE_LEVEL * _face_brightness(band)
     if alignment is Alignment.CENTRE:
         # Past a pond's sideways face: felt, or at most the next row's thin side at the far end.
-        free = round(scale.width * 1.1)
-        strip = mask[free : free + max(round((scale.height - scale.width) * 0.5), 1)]
+        # (Blur spreads the face's edge by a millimetre or two: look past that.)
+        free = round(scale.width + 2.5 * scale.px_per_mm)
+        strip = mask[free : max(len(mask) - 1, free + 1)]
         if strip.size == 0:
             return np.zeros(mask.shape[1], np.float32)
         return np.asarray(1.0 - 2.0 * strip.mean(axis=0), np.float32)

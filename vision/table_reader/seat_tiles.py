@@ -28,6 +28,7 @@ from vision.table_reader.seat_view import ViewGeometry
 #: point below the camera (a 16 mm tall tile under a lens 0.65-1 m up): search bands reach out by it.
 PARALLAX: Final = 0.025
 _ADDED_GAP_MM: Final = 0.4
+_SOLID: Final = 0.6  # the least part of a face's rectangle that must be tile
 _EDGE_SEARCH_MM: Final = 4.0  # a row's outer edge is looked for this far either side of its place
 
 
@@ -62,7 +63,14 @@ def find_seat_tiles(
     s = geometry.px_per_mm
     scale = FaceScale(tile.width_mm * (1 + PARALLAX / 2) * s, tile.height_mm * (1 + PARALLAX / 2) * s, s)
     seat = _Seat(image, geometry, scale, tile, distances)
-    return _pond(seat, boxes.pond) + _wall(seat, boxes.wall) + _hand(seat, boxes.open_hand) + _melds(seat, boxes.melds)
+    found = _pond(seat, boxes.pond) + _wall(seat, boxes.wall) + _hand(seat, boxes.open_hand) + _melds(seat, boxes.melds)
+    return [tile for tile in found if _solid(image.mask, tile.piece)]
+
+
+def _solid(mask: np.ndarray, piece: Piece) -> bool:
+    """A face is tile all over: a speckle of dark felt the colour test let through is not."""
+    inside = mask[max(round(piece.top), 0) : round(piece.bottom), max(round(piece.left), 0) : round(piece.right)]
+    return bool(inside.size) and float(inside.mean()) >= _SOLID
 
 
 def _side_mm(distance_mm: float) -> float:
