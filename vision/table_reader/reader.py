@@ -91,7 +91,12 @@ class TableReader:
         for seat in range(4):
             seat_mask = seat_image(masks.tiles, self.view, seat)
             found = find_seat_tiles(
-                SeatImage(seat_mask, seat_image(masks.gray, self.view, seat), seat_image(masks.raw, self.view, seat)),
+                SeatImage(
+                    seat_mask,
+                    seat_image(masks.gray, self.view, seat),
+                    seat_image(masks.raw, self.view, seat),
+                    masks.felt_gray,
+                ),
                 self.view,
                 self.boxes,
                 self.tile,

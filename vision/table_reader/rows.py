@@ -28,6 +28,8 @@ _LENGTH_SLACK: Final = 0.045  # a piece may be this much longer or shorter than 
 _LENGTH_WEIGHT: Final = 10.0
 _CUE_WEIGHT: Final = 2.5
 _FACE_LEVEL: Final = 0.88  # a pixel this bright against the row's faces is face (a side is ~0.78)
+_LIGHT_FACES: Final = 1.5  # faces this much lighter than the felt are light tiles
+_SHADE_OF_FELT: Final = 1.1
 _LINES_ABOVE: Final = 4  # lines above a band the sideways cue looks at (an upright face's top edge)
 _GAP_MM: Final = 3.2  # the widest gap between two tiles of one run (blur may hide it in the mask)
 _GAP_COST_PER_MM: Final = 0.1
@@ -41,6 +43,7 @@ class SeatImage:
     mask: np.ndarray  # uint8 0/1
     gray: np.ndarray
     raw: np.ndarray  # before filling: a felt pocket under a riichi tile stays felt
+    felt_gray: float  # the felt's grey level
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,9 +112,10 @@ def stacked_rows(
     # A sideways tile alone in the outermost row's first columns lies against the row's inner
     # side: the tiles end a face's height less its width early there.
     short = scale.height - scale.width
-    if count == 1 and bottom - inner < scale.height - short / 2:
+    # Rows are never closer than a face's height (a row further in is a face height plus a gap away).
+    if count == 1 and bottom - inner < scale.height - 1:
         bottom = round(inner + scale.height)
-    elif count > 1 and (bottom - inner - scale.height) / (count - 1) < scale.height - short / 2:
+    elif count > 1 and (bottom - inner - scale.height) / (count - 1) < scale.height - 1:
         bottom = round(bottom + short)
     pitch = (bottom - inner - scale.height) / (count - 1) if count > 1 else 0.0
     pitch = float(np.clip(pitch, scale.height, scale.height + _MAX_ROW_GAP_MM * scale.px_per_mm))
@@ -148,7 +152,9 @@ def cut_band(
     changes = np.flatnonzero(np.diff(occupied.astype(np.int8)))
     above = min(top, _LINES_ABOVE)
     cue = (
-        _sideways_cue(gray[top - above : bottom, columns], image.raw[top:bottom, columns], scale, sideways)
+        _sideways_cue(
+            gray[top - above : bottom, columns], image.raw[top:bottom, columns], scale, sideways, image.felt_gray
+        )
         if sideways is not None
         else None
     )
@@ -173,7 +179,9 @@ def cut_band(
     return pieces
 
 
-def _sideways_cue(gray: np.ndarray, mask: np.ndarray, scale: FaceScale, alignment: Alignment) -> np.ndarray:
+def _sideways_cue(
+    gray: np.ndarray, mask: np.ndarray, scale: FaceScale, alignment: Alignment, felt_gray: float
+) -> np.ndarray:
     """Per column, -1..1: how much the column looks like a sideways tile's rather than an upright one's.
 
     A sideways tile is a width deep, so past it, where an upright face would go on, lies
@@ -185,13 +193,15 @@ def _sideways_cue(gray: np.ndarray, mask: np.ndarray, scale: FaceScale, alignmen
     band = gray[depth - mask.shape[0] :]
     level = _FACE_LEVEL * _face_brightness(band)
     if alignment is Alignment.CENTRE:
-        # Past a pond's sideways face: felt, or at most the next row's thin side at the far end.
+        # Past a pond's sideways face: felt (in the tile's shadow, where dark felt's colour is
+        # unsure), or at most the next row's thin side at the far end; never a light face.
         # (Blur spreads the face's edge by a millimetre or two: look past that.)
         free = round(scale.width + 2.5 * scale.px_per_mm)
-        strip = mask[free : max(len(mask) - 1, free + 1)]
-        if strip.size == 0:
+        end = max(len(mask) - 1, free + 1)
+        tile = mask[free:end] > 0
+        if tile.size == 0:
             return np.zeros(mask.shape[1], np.float32)
-        return np.asarray(1.0 - 2.0 * strip.mean(axis=0), np.float32)
+        return np.asarray(1.0 - 2.0 * tile.mean(axis=0), np.float32)
     # In a meld the strip beside a sideways face (towards the centre) shows the tile's own side,
     # a body's colour darkened, or felt; an upright face carries on there, its margin as bright
     # as any face. (An added kan's tile lies there too: then the lengths alone decide.)
