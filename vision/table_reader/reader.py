@@ -23,19 +23,26 @@ import numpy as np
 from vision.calibration.calibration import Calibration
 from vision.calibration.table import STANDARD_TABLE, STANDARD_TILE, TableGeometry, TileSize
 from vision.calibration.zones import STANDARD_DISTANCES, SeatDistances, ZoneBox, ZoneBoxes, zone_boxes
-from vision.classifier import OnnxTileClassifier
+from vision.classifier import OnnxTileClassifier, TileReading
 from vision.crops import crop_tile
 from vision.reading import SeatReading, SeenTile, TableReading, Zone
 from vision.sources.frame import Frame
 from vision.table_reader.rows import SeatImage
 from vision.table_reader.seat_tiles import PARALLAX, FoundTile, find_seat_tiles
 from vision.table_reader.seat_view import ViewGeometry, seat_image, view_geometry, warp_view
-from vision.table_reader.structure import ReadTile, seat_reading, wall_reading
+from vision.table_reader.structure import ReadTile, seat_reading, surest_melds, wall_reading
 from vision.table_reader.tile_mask import view_mask
 
 log = logging.getLogger(__name__)
 
 _OCCLUDER_AREA: Final = 0.3  # tile faces' worth of not-felt where no tile lies, to call it an occluder
+
+
+@dataclass(frozen=True, eq=False)
+class PlacedReading:
+    quad: np.ndarray  # 4×2 frame pixels, face order
+    reading: TileReading
+    sideways: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +80,29 @@ class TableReader:
 
     def read_image(self, image: np.ndarray, at: float = 0.0) -> TableReading:
         """The reading of a BGR uint8 frame of the calibration's size (``ValueError`` otherwise)."""
+        finds = self._find(image)
+        return self._assemble(finds, self._classify(image, finds), at)
+
+    def placed_tiles(self, image: np.ndarray) -> list[PlacedReading]:
+        """Every tile the reading is made of, where its crop was cut in the frame (a meld's
+        tiles as the surest way of laying it out has them): for the benchmark and debugging."""
+        finds = self._find(image)
+        readings = self._classify(image, finds)
+        chosen = set()
+        for find in finds:
+            seat_readings = [r for r in readings if any(r.found is t for t in find.tiles)]
+            chosen |= {id(r) for r in surest_melds(seat_readings)}
+        placed = []
+        for find in finds:
+            to_frame = self._seat_to_frame[find.seat]
+            for read in readings:
+                if any(read.found is t for t in find.tiles) and (read.found.zone != Zone.MELDS or id(read) in chosen):
+                    placed.append(
+                        PlacedReading(_frame_quad(read.found, to_frame), read.reading, read.found.piece.sideways)
+                    )
+        return placed
+
+    def _find(self, image: np.ndarray) -> list[_SeatFind]:
         if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
             raise ValueError(f"table reader: expected a BGR uint8 frame, got shape {image.shape} dtype {image.dtype}")
         height, width = image.shape[:2]
@@ -95,7 +125,6 @@ class TableReader:
                     seat_mask,
                     seat_image(masks.gray, self.view, seat),
                     seat_image(masks.raw, self.view, seat),
-                    masks.felt_gray,
                 ),
                 self.view,
                 self.boxes,
@@ -104,8 +133,7 @@ class TableReader:
             )
             occluded = _occluded_zones(occluders, seat, self.view, self.boxes, self.tile) | self._out_of_frame[seat]
             finds.append(_SeatFind(seat, tuple(found), occluded))
-        readings = self._classify(image, finds)
-        return self._assemble(finds, readings, at)
+        return finds
 
     def _classify(self, image: np.ndarray, finds: list[_SeatFind]) -> list[ReadTile]:
         quads = []

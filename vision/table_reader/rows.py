@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
+import cv2
 import numpy as np
 
 from vision.find.seams import seam_profile
@@ -27,9 +28,6 @@ _MAX_ROW_GAP_MM: Final = 4.0
 _LENGTH_SLACK: Final = 0.045  # a piece may be this much longer or shorter than a face (wobble, blur)
 _LENGTH_WEIGHT: Final = 10.0
 _CUE_WEIGHT: Final = 2.5
-_FACE_LEVEL: Final = 0.88  # a pixel this bright against the row's faces is face (a side is ~0.78)
-_LIGHT_FACES: Final = 1.5  # faces this much lighter than the felt are light tiles
-_SHADE_OF_FELT: Final = 1.1
 _LINES_ABOVE: Final = 4  # lines above a band the sideways cue looks at (an upright face's top edge)
 _GAP_MM: Final = 3.2  # the widest gap between two tiles of one run (blur may hide it in the mask)
 _GAP_COST_PER_MM: Final = 0.1
@@ -43,7 +41,6 @@ class SeatImage:
     mask: np.ndarray  # uint8 0/1
     gray: np.ndarray
     raw: np.ndarray  # before filling: a felt pocket under a riichi tile stays felt
-    felt_gray: float  # the felt's grey level
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,9 +149,7 @@ def cut_band(
     changes = np.flatnonzero(np.diff(occupied.astype(np.int8)))
     above = min(top, _LINES_ABOVE)
     cue = (
-        _sideways_cue(
-            gray[top - above : bottom, columns], image.raw[top:bottom, columns], scale, sideways, image.felt_gray
-        )
+        _sideways_cue(gray[top - above : bottom, columns], image.raw[top:bottom, columns], scale, sideways)
         if sideways is not None
         else None
     )
@@ -179,9 +174,7 @@ def cut_band(
     return pieces
 
 
-def _sideways_cue(
-    gray: np.ndarray, mask: np.ndarray, scale: FaceScale, alignment: Alignment, felt_gray: float
-) -> np.ndarray:
+def _sideways_cue(gray: np.ndarray, mask: np.ndarray, scale: FaceScale, alignment: Alignment) -> np.ndarray:
     """Per column, -1..1: how much the column looks like a sideways tile's rather than an upright one's.
 
     A sideways tile is a width deep, so past it, where an upright face would go on, lies
@@ -190,8 +183,6 @@ def _sideways_cue(
     it holds the tile's own side, darker than its face, or felt, or an added kan's tile beyond
     a thin seam."""
     depth = gray.shape[0]
-    band = gray[depth - mask.shape[0] :]
-    level = _FACE_LEVEL * _face_brightness(band)
     if alignment is Alignment.CENTRE:
         # Past a pond's sideways face: felt (in the tile's shadow, where dark felt's colour is
         # unsure), or at most the next row's thin side at the far end; never a light face.
@@ -202,46 +193,25 @@ def _sideways_cue(
         if tile.size == 0:
             return np.zeros(mask.shape[1], np.float32)
         return np.asarray(1.0 - 2.0 * tile.mean(axis=0), np.float32)
-    # In a meld the strip beside a sideways face (towards the centre) shows the tile's own side,
-    # a body's colour darkened, or felt; an upright face carries on there, its margin as bright
-    # as any face. (An added kan's tile lies there too: then the lengths alone decide.)
-    strip = band[: max(round(scale.height - scale.width) - 1, 1)]
-    bright = strip >= level
-    return np.asarray(np.clip((0.35 - bright.mean(axis=0)) * 4.0, -1.0, 1.0), np.float32)
+    # In a meld the sideways face's free edge, a width in from the owner's side, runs across
+    # the tile with the face below and its side, felt or a seam above; an upright face's top
+    # edge is a height in. Smoothed along the row, such edges stay and symbols' short ones fade.
+    smooth = cv2.blur(gray.astype(np.float32), (max(round(scale.width / 2), 1), 1))
+    rows_above = depth - mask.shape[0]  # ``gray`` reaches a few lines further in than the band
+    sideways_edge = _face_edge(smooth, depth - round(scale.width))
+    upright_edge = _face_edge(smooth, rows_above)
+    return np.asarray(np.clip((sideways_edge - upright_edge) / 30.0, -1.0, 1.0), np.float32)
 
 
-def _face_brightness(band: np.ndarray) -> float:
-    """A row's face body brightness: faces are the brightest large part of a row of ivory tiles."""
-    return max(float(np.percentile(band, 95)), 1.0)
-
-
-def _side_stretches(band: np.ndarray, start: int, end: int, scale: FaceScale) -> list[tuple[int, int]]:
-    """Pieces of a run between the stretches where no face shows across the row for 3-10 mm: the
-    sides of a meld's end tiles, seen between two melds at the table's edge. (A stretch as wide
-    as a tile is a face-down tile, not a side.)"""
-    bright = (band[:, start:end] >= _FACE_LEVEL * _face_brightness(band[:, start:end])).mean(axis=0)
-    dark = np.concatenate([[False], bright < 0.1, [False]])
-    changes = np.flatnonzero(np.diff(dark.astype(np.int8)))
-    pieces, at = [], start
-    for low, high in zip(changes[::2], changes[1::2], strict=True):
-        if 3 * scale.px_per_mm <= high - low <= 10 * scale.px_per_mm:
-            pieces.append((at, start + int(low)))
-            at = start + int(high)
-    pieces.append((at, end))
-    return [(a, b) for a, b in pieces if b > a]
-
-
-def _edge_strength(shade: np.ndarray, line: int) -> np.ndarray:
-    """Per column: how strongly the brightness steps, or dips in a thin line, at ``line`` (±1)."""
-    best = np.zeros(shade.shape[1], np.float32)
+def _face_edge(smooth: np.ndarray, line: int) -> np.ndarray:
+    """Per column: how much lighter the lines just below ``line`` are than those just above (±1)."""
+    best = np.full(smooth.shape[1], -np.inf, np.float32)
     for at in (line - 1, line, line + 1):
-        if at < 3 or at > len(shade) - 3:
+        if at < 3 or at > len(smooth) - 3:
             continue
-        above = shade[at - 3 : at - 1].mean(axis=0)
-        below = shade[at + 1 : at + 3].mean(axis=0)
-        dip = np.minimum(above, below) - shade[at]
-        best = np.maximum(best, np.maximum(np.abs(below - above), dip))
-    return best
+        step = smooth[at + 1 : at + 3].mean(axis=0) - smooth[at - 3 : at - 1].mean(axis=0)
+        best = np.maximum(best, step)
+    return np.where(np.isfinite(best), best, 0.0).astype(np.float32)
 
 
 def cut_run(profile: np.ndarray, cue: np.ndarray | None, scale: FaceScale) -> list[tuple[int, int, bool]]:

@@ -9,13 +9,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+import numpy as np
+
 from table_app.domain.tile import UNKNOWN
 from vision.classifier import TileReading
 from vision.reading import SeatReading, SeenMeld, SeenTile, Zone
 from vision.table_reader.seat_tiles import FoundTile
 
-#: Faces further apart than this (in tile widths) start a new meld; tiles in a meld touch.
-MELD_GAP: Final = 0.17
 #: The winning tile lies about half a tile from the open hand; the hand's tiles touch.
 WINNING_GAP: Final = 0.25
 
@@ -42,7 +42,7 @@ def seat_reading(tiles: Sequence[ReadTile], tile_width_px: float, occluded: froz
     for tile in tiles:
         by_zone[tile.found.zone].append(tile)
     pond = () if Zone.POND in occluded else _pond(by_zone[Zone.POND])
-    melds = () if Zone.MELDS in occluded else _melds(by_zone[Zone.MELDS], tile_width_px)
+    melds = () if Zone.MELDS in occluded else _melds(by_zone[Zone.MELDS])
     hand, winning = ((), None) if Zone.HAND in occluded else _hand(by_zone[Zone.HAND], tile_width_px)
     return SeatReading(pond, melds, hand, winning, occluded)
 
@@ -59,26 +59,37 @@ def _pond(tiles: list[ReadTile]) -> tuple[SeenTile, ...]:
     return tuple(t.seen() for t in ordered)
 
 
-def _melds(tiles: list[ReadTile], width: float) -> tuple[SeenMeld, ...]:
-    in_row = sorted((t for t in tiles if t.found.row == 0), key=lambda t: t.found.piece.left)
-    added = [t for t in tiles if t.found.row == 1]
-    groups: list[list[ReadTile]] = []
-    for tile in in_row:
-        if groups and tile.found.piece.left - groups[-1][-1].found.piece.right < MELD_GAP * width:
-            groups[-1].append(tile)
-        else:
-            groups.append([tile])
+def _melds(tiles: list[ReadTile]) -> tuple[SeenMeld, ...]:
+    """Melds right to left (the first called lies rightmost), each laid out the way its crops
+    read surest."""
+    by_meld: dict[int, dict[int, list[ReadTile]]] = {}
+    for tile in tiles:
+        by_meld.setdefault(tile.found.meld, {}).setdefault(tile.found.layout, []).append(tile)
     melds = []
-    for group in reversed(groups):  # the first meld called lies rightmost
-        turned = [i for i, t in enumerate(group) if t.found.piece.sideways]
+    for index in sorted(by_meld, reverse=True):
+        layouts = by_meld[index]
+        best = max(layouts.values(), key=_sureness)
+        in_row = sorted((t for t in best if t.found.row == 0), key=lambda t: t.found.piece.left)
+        added = [t for t in best if t.found.row == 1]
+        turned = [i for i, t in enumerate(in_row) if t.found.piece.sideways]
         turned_at = turned[0] if turned else None
-        extra = None
-        if turned_at is not None:
-            piece = group[turned_at].found.piece
-            over = [t for t in added if abs(t.found.piece.centre_u - piece.centre_u) < 0.5 * width]
-            extra = over[0].seen() if over else None
-        melds.append(SeenMeld(tuple(t.seen() for t in group), turned_at, extra))
+        melds.append(SeenMeld(tuple(t.seen() for t in in_row), turned_at, added[0].seen() if added else None))
     return tuple(melds)
+
+
+def surest_melds(tiles: Sequence[ReadTile]) -> list[ReadTile]:
+    """The meld tiles of the surest way each meld may lie."""
+    by_meld: dict[int, dict[int, list[ReadTile]]] = {}
+    for tile in tiles:
+        if tile.found.zone == Zone.MELDS:
+            by_meld.setdefault(tile.found.meld, {}).setdefault(tile.found.layout, []).append(tile)
+    return [tile for layouts in by_meld.values() for tile in max(layouts.values(), key=_sureness)]
+
+
+def _sureness(tiles: list[ReadTile]) -> float:
+    """How sure the classifier is of a way of laying out a meld: its crops' mean log confidence."""
+    in_row = [t for t in tiles if t.found.row == 0]
+    return float(np.mean([np.log(max(t.reading.confidence, 1e-6)) for t in in_row]))
 
 
 def _hand(tiles: list[ReadTile], width: float) -> tuple[tuple[SeenTile, ...], SeenTile | None]:

@@ -27,7 +27,6 @@ class ViewMask:
     raw: np.ndarray  # uint8 0/1: not felt, as the colours say (a felt pocket under a riichi tile stays felt)
     gray: np.ndarray  # uint8
     felt_bgr: np.ndarray  # (3,) float
-    felt_gray: float
 
 
 def view_mask(view: np.ndarray, hole_area: float) -> ViewMask:
@@ -56,8 +55,7 @@ def view_mask(view: np.ndarray, hole_area: float) -> ViewMask:
     # Dark felt's colour is noisy: speckles a few pixels across are not tiles (a tile is 30 across).
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel) // 255
-    felt_gray = float(np.median(gray[::8, ::8]))
-    return ViewMask(_fill_holes(mask, hole_area), mask, gray, felt - _OFFSET, felt_gray)
+    return ViewMask(_fill_holes(mask, hole_area), mask, gray, felt - _OFFSET)
 
 
 def _fill_holes(mask: np.ndarray, largest: float) -> np.ndarray:
