@@ -35,7 +35,7 @@ from vision.table_reader.tile_mask import view_mask
 
 log = logging.getLogger(__name__)
 
-_OCCLUDER_AREA: Final = 0.3  # tile faces' worth of not-felt where no tile lies, to call it an occluder
+_OCCLUDER_AREA: Final = 1.5  # tile faces' worth of not-felt where no tile lies, to call it an occluder
 
 
 @dataclass(frozen=True, eq=False)

@@ -17,7 +17,7 @@ import numpy as np
 _OFFSET: Final = 8.0  # keeps near-black pixels' chromaticity from exploding
 _MIN_THRESHOLD: Final = 0.035
 _MAX_THRESHOLD: Final = 0.07
-_PALE_FELT: Final = 0.1  # felt chromaticity this close to grey counts as pale
+_NEARBY_PX: Final = 61
 _BRIGHTER: Final = 1.6  # ivory tiles on a pale, unsaturated felt differ in brightness, not colour
 
 
@@ -46,12 +46,14 @@ def view_mask(view: np.ndarray, hole_area: float) -> ViewMask:
     threshold = float(np.clip(float(otsu) / 400.0, _MIN_THRESHOLD, _MAX_THRESHOLD))
     gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
     coloured = cv2.compare(spread, total * np.float32(threshold), cv2.CMP_GT)
-    mask = coloured
-    if float(np.abs(felt_chroma - 1 / 3).sum()) < _PALE_FELT:
-        # A pale felt and ivory tiles differ in brightness, hardly in colour. (On a coloured felt
-        # this test would take a lamp's glare for tiles: the light varies across the table.)
-        brighter = (gray > _BRIGHTER * float(felt.mean() - _OFFSET)).astype(np.uint8) * 255
-        mask = cv2.bitwise_or(coloured, brighter)
+    # Ivory faces are much lighter than the felt around them, whatever colour their symbols are
+    # (a blue stroke on blue felt): compare with the felt's own light nearby (lamps, glare and
+    # the vignette vary it across the table).
+    felt_like = (coloured == 0).astype(np.float32)
+    near = (_NEARBY_PX, _NEARBY_PX)
+    felt_light = cv2.blur(gray.astype(np.float32) * felt_like, near) / np.maximum(cv2.blur(felt_like, near), 1e-3)
+    brighter = (gray > _BRIGHTER * felt_light).astype(np.uint8) * 255
+    mask = cv2.bitwise_or(coloured, brighter)
     # Dark felt's colour is noisy: speckles a few pixels across are not tiles (a tile is 30 across).
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel) // 255
