@@ -12,6 +12,7 @@ and a run of tiles has its ends trimmed where the columns are as dark as a tile'
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
@@ -21,6 +22,7 @@ import numpy as np
 
 from vision.find.seams import seam_profile
 
+_NOTCH_PX: Final = 7
 _RUN_COVER: Final = 0.5  # a column belongs to a run when this much of the band is tile
 _SIDE_DARKER: Final = 0.9  # a column this much darker than the run's faces is a tile's side
 _ROW_GAP_MM: Final = 1.5  # the usual gap between stacked rows
@@ -145,6 +147,10 @@ def cut_band(
         return []
     offset = columns.start or 0
     cover = sub_mask.mean(axis=0)
+    if sideways is not Alignment.OWNER:
+        # Symbols the felt's colour (a blue stroke on blue felt) leave notches across a face:
+        # close them along the row (not in melds, where a narrow gap parts two melds).
+        cover = cv2.morphologyEx(sub_mask, cv2.MORPH_CLOSE, np.ones((1, _NOTCH_PX), np.uint8)).mean(axis=0)
     occupied = np.concatenate([[False], cover >= _RUN_COVER, [False]])
     changes = np.flatnonzero(np.diff(occupied.astype(np.int8)))
     above = min(top, _LINES_ABOVE)
@@ -295,7 +301,8 @@ def _trim_sides(gray: np.ndarray, mask: np.ndarray, start: int, end: int, scale:
         return start, end
     # The median of a column is its body whether the symbols are darker (ivory tiles) or lighter (black ones).
     shade = np.where(mask[:, start:end] > 0, gray[:, start:end], np.nan).astype(np.float32)
-    with np.errstate(all="ignore"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a column of no tile at all: its median is 0
         bright = np.nan_to_num(np.nanmedian(shade, axis=0), nan=0.0)
     reference = float(np.median(bright))
     limit = round(10 * scale.px_per_mm)  # a side is never wider than this
