@@ -162,7 +162,10 @@ def cut_band(
     pieces: list[Piece] = []
     runs = [(int(a), int(b)) for a, b in zip(changes[::2], changes[1::2], strict=True)]
     for run_start, run_end in runs:
-        start, end = _trim_sides(sub_gray, sub_mask, run_start, run_end, scale)
+        # Melds lie where sides show widest (the table's edge); elsewhere a symbol-laden column
+        # must not pass for a side: judge it by its lightest part, its body between symbols.
+        level = 50 if sideways is Alignment.OWNER else 90
+        start, end = _trim_sides(sub_gray, sub_mask, (run_start, run_end), scale, level)
         if end - start < 0.6 * scale.width:
             continue
         profile = seam_profile(sub_gray[:, start:end], sub_mask[:, start:end] * 255)
@@ -295,15 +298,18 @@ def cut_run(profile: np.ndarray, cue: np.ndarray | None, scale: FaceScale) -> li
     return pieces[::-1]
 
 
-def _trim_sides(gray: np.ndarray, mask: np.ndarray, start: int, end: int, scale: FaceScale) -> tuple[int, int]:
-    """Drop columns at a run's ends that are as dark as a tile's side (faces are brighter)."""
+def _trim_sides(
+    gray: np.ndarray, mask: np.ndarray, run: tuple[int, int], scale: FaceScale, level: float
+) -> tuple[int, int]:
+    """Drop columns at a run's ends that are as dark as a tile's side (faces are brighter);
+    a column's brightness is its ``level`` percentile."""
+    start, end = run
     if end - start < 3:
         return start, end
-    # The median of a column is its body whether the symbols are darker (ivory tiles) or lighter (black ones).
     shade = np.where(mask[:, start:end] > 0, gray[:, start:end], np.nan).astype(np.float32)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # a column of no tile at all: its median is 0
-        bright = np.nan_to_num(np.nanmedian(shade, axis=0), nan=0.0)
+        bright = np.nan_to_num(np.nanpercentile(shade, level, axis=0), nan=0.0)
     reference = float(np.median(bright))
     limit = round(10 * scale.px_per_mm)  # a side is never wider than this
     face = bright >= _SIDE_DARKER * reference
