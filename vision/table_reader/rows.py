@@ -164,8 +164,10 @@ def cut_band(
     for run_start, run_end in runs:
         # Melds lie where sides show widest (the table's edge); elsewhere a symbol-laden column
         # must not pass for a side: judge it by its lightest part, its body between symbols.
-        level = 50 if sideways is Alignment.OWNER else 90
-        start, end = _trim_sides(sub_gray, sub_mask, (run_start, run_end), scale, level)
+        # (A side shows up to ~8 mm wide at the table's edge, ~3 mm nearer the centre.)
+        melds = sideways is Alignment.OWNER
+        side_px = (10.0 if melds else 3.5) * scale.px_per_mm
+        start, end = _trim_sides(sub_gray, sub_mask, (run_start, run_end), side_px, 50 if melds else 90)
         if end - start < 0.6 * scale.width:
             continue
         profile = seam_profile(sub_gray[:, start:end], sub_mask[:, start:end] * 255)
@@ -299,10 +301,10 @@ def cut_run(profile: np.ndarray, cue: np.ndarray | None, scale: FaceScale) -> li
 
 
 def _trim_sides(
-    gray: np.ndarray, mask: np.ndarray, run: tuple[int, int], scale: FaceScale, level: float
+    gray: np.ndarray, mask: np.ndarray, run: tuple[int, int], widest: float, level: float
 ) -> tuple[int, int]:
     """Drop columns at a run's ends that are as dark as a tile's side (faces are brighter);
-    a column's brightness is its ``level`` percentile."""
+    a column's brightness is its ``level`` percentile; a side is at most ``widest`` pixels."""
     start, end = run
     if end - start < 3:
         return start, end
@@ -311,7 +313,7 @@ def _trim_sides(
         warnings.simplefilter("ignore", RuntimeWarning)  # a column of no tile at all: its median is 0
         bright = np.nan_to_num(np.nanpercentile(shade, level, axis=0), nan=0.0)
     reference = float(np.median(bright))
-    limit = round(10 * scale.px_per_mm)  # a side is never wider than this
+    limit = max(round(widest), 1)
     face = bright >= _SIDE_DARKER * reference
     first = int(np.argmax(face[:limit])) if face[:limit].any() else 0
     last = int(np.argmax(face[::-1][:limit])) if face[::-1][:limit].any() else 0
