@@ -12,7 +12,6 @@ and a run of tiles has its ends trimmed where the columns are as dark as a tile'
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
@@ -300,6 +299,15 @@ def cut_run(profile: np.ndarray, cue: np.ndarray | None, scale: FaceScale) -> li
     return pieces[::-1]
 
 
+def _column_percentile(values: np.ndarray, keep: np.ndarray, level: float) -> np.ndarray:
+    """Each column's ``level`` percentile over its kept pixels (0 where none is kept), vectorised."""
+    ordered = np.sort(np.where(keep, values.astype(np.float32), -1.0), axis=0)  # the left-out sort first
+    kept = keep.sum(axis=0)
+    index = len(values) - kept + np.floor((np.maximum(kept, 1) - 1) * level / 100.0).astype(np.int64)
+    picked = np.take_along_axis(ordered, np.minimum(index, len(values) - 1)[None, :], axis=0)[0]
+    return np.where(kept > 0, picked, 0.0)
+
+
 def _trim_sides(
     gray: np.ndarray, mask: np.ndarray, run: tuple[int, int], widest: float, level: float
 ) -> tuple[int, int]:
@@ -308,10 +316,7 @@ def _trim_sides(
     start, end = run
     if end - start < 3:
         return start, end
-    shade = np.where(mask[:, start:end] > 0, gray[:, start:end], np.nan).astype(np.float32)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # a column of no tile at all: its median is 0
-        bright = np.nan_to_num(np.nanpercentile(shade, level, axis=0), nan=0.0)
+    bright = _column_percentile(gray[:, start:end], mask[:, start:end] > 0, level)
     reference = float(np.median(bright))
     limit = max(round(widest), 1)
     face = bright >= _SIDE_DARKER * reference
