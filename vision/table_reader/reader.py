@@ -168,10 +168,6 @@ class TableReader:
         return TableReading(at, (seats[0], seats[1], seats[2], seats[3]), dora, ura, dora_occluded)
 
 
-def empty_reading(at: float) -> TableReading:
-    return TableReading(at, (SeatReading(), SeatReading(), SeatReading(), SeatReading()))
-
-
 def _frame_quad(tile: FoundTile, seat_to_frame: np.ndarray) -> np.ndarray:
     piece = tile.piece
     left, right, top, bottom = piece.left - 0.5, piece.right - 0.5, piece.top - 0.5, piece.bottom - 0.5
