@@ -25,7 +25,7 @@ from vision.calibration.table import STANDARD_TABLE, STANDARD_TILE, TableGeometr
 from vision.calibration.zones import STANDARD_DISTANCES, SeatDistances, ZoneBox, ZoneBoxes, zone_boxes
 from vision.classifier import OnnxTileClassifier, TileReading
 from vision.crops import crop_tile
-from vision.reading import SeatReading, SeenTile, TableReading, Zone
+from vision.reading import SeenTile, TableReading, Zone
 from vision.sources.frame import Frame
 from vision.table_reader.rows import SeatImage
 from vision.table_reader.seat_tiles import PARALLAX, FoundTile, find_seat_tiles
