@@ -30,7 +30,7 @@ from vision.table_reader.seat_view import ViewGeometry
 PARALLAX: Final = 0.025
 _ADDED_GAP_MM: Final = 0.4
 _MELD_GAP: Final = 0.17  # faces further apart than this (tile widths) start a new meld; a meld's touch
-_ALIKE: Final = 0.6  # a face this much darker than its zone's usual one is not a face
+_ALIKE: Final = 0.45  # a face this much darker than its zone's usual one is not a face
 _SOLID: Final = 0.6  # the least part of a face's rectangle that must be tile
 _EDGE_SEARCH_MM: Final = 4.0  # a row's outer edge is looked for this far either side of its place
 
