@@ -135,6 +135,7 @@ def cut_band(
     centre_u: float,
     *,
     sideways: Alignment | None,
+    close_notches: bool = True,
 ) -> list[Piece]:
     """The tiles of one row, left to right; ``band`` is an upright face's extent across.
     ``sideways``: where a sideways tile would lie in the band (``None``: every tile is upright)."""
@@ -146,9 +147,9 @@ def cut_band(
         return []
     offset = columns.start or 0
     cover = sub_mask.mean(axis=0)
-    if sideways is not Alignment.OWNER:
+    if close_notches:
         # Symbols the felt's colour (a blue stroke on blue felt) leave notches across a face:
-        # close them along the row (not in melds, where a narrow gap parts two melds).
+        # close them along the row (not where a narrow gap means something: melds, a winning tile).
         cover = cv2.morphologyEx(sub_mask, cv2.MORPH_CLOSE, np.ones((1, _NOTCH_PX), np.uint8)).mean(axis=0)
     occupied = np.concatenate([[False], cover >= _RUN_COVER, [False]])
     changes = np.flatnonzero(np.diff(occupied.astype(np.int8)))

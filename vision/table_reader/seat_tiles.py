@@ -60,8 +60,12 @@ class _Seat:
     def centre_u(self) -> float:
         return self.geometry.half_mm * self.geometry.px_per_mm
 
-    def cut(self, band: tuple[int, int], columns: slice, sideways: Alignment | None) -> list[Piece]:
-        return cut_band(self.image, band, columns, self.scale, self.centre_u, sideways=sideways)
+    def cut(
+        self, band: tuple[int, int], columns: slice, sideways: Alignment | None, *, gaps_matter: bool = False
+    ) -> list[Piece]:
+        return cut_band(
+            self.image, band, columns, self.scale, self.centre_u, sideways=sideways, close_notches=not gaps_matter
+        )
 
 
 def find_seat_tiles(
@@ -167,7 +171,8 @@ def _hand(seat: _Seat, box: ZoneBox) -> list[FoundTile]:
     if found is None:
         return []
     columns, band = found
-    return _like_the_others(seat, [FoundTile(Zone.HAND, 0, piece) for piece in seat.cut(band, columns, None)])
+    pieces = seat.cut(band, columns, None, gaps_matter=True)
+    return _like_the_others(seat, [FoundTile(Zone.HAND, 0, piece) for piece in pieces])
 
 
 def _melds(seat: _Seat, box: ZoneBox) -> list[FoundTile]:
@@ -180,7 +185,8 @@ def _melds(seat: _Seat, box: ZoneBox) -> list[FoundTile]:
     if located is None:
         return []
     columns, band = located
-    pieces = [p for p in seat.cut(band, columns, Alignment.OWNER) if _solid(seat.image.mask, _turned(p, seat.scale))]
+    cut = seat.cut(band, columns, Alignment.OWNER, gaps_matter=True)
+    pieces = [p for p in cut if _solid(seat.image.mask, _turned(p, seat.scale))]
     found = []
     for index, group in enumerate(_meld_groups(pieces, seat.scale)):
         left, right = group[0].left, group[-1].right
