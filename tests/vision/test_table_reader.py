@@ -137,3 +137,19 @@ def test_a_frame_that_is_not_the_calibrated_camera_s_is_refused_by_name(classifi
         reader.read_image(np.zeros((720, 1280, 3), np.uint8))
     with pytest.raises(ValueError, match="BGR uint8"):
         reader.read_image(np.zeros((1080, 1920), np.uint8))
+
+
+@pytest.mark.parametrize(("px_per_mm", "yaw_deg"), [(2.0, 0.0), (2.5, 180.0)])
+def test_a_zoomed_camera_reads_what_it_sees_and_marks_the_rest_unseen(classifier, px_per_mm, yaw_deg):
+    """Tiles 55-70 px long: the table no longer fits the frame; its corners (picked off the
+    frame's edge) still calibrate it, the ponds and indicators are read, the zones past the
+    frame's edge are occluded rather than read empty."""
+    camera = overhead_camera(FRAME, height_mm=900, px_per_mm=px_per_mm, yaw_deg=yaw_deg)
+    layout = hand_made_layout()
+    rendered = render_table(3, RenderOptions(camera=camera, effects=False), layout)
+    reading = TableReader(picked_calibration(camera), classifier).read_image(rendered.image)
+    found = differences(layout, reading)
+    assert found.ponds == ()
+    assert found.indicators == ()
+    assert all(Zone.MELDS in seat.occluded for seat in reading.seats)
+    assert all(seat.melds == () for seat in reading.seats)
