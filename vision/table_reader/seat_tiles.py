@@ -194,6 +194,9 @@ def _melds(seat: _Seat, box: ZoneBox) -> list[FoundTile]:
         # meld of three is laid out over its span too.
         counts = [len(group)] if len(group) >= 3 else [len(group), 3]
         ways = [(count, turned_at) for count in counts for turned_at in _meld_layouts(count, right - left, seat.scale)]
+        # Where the cut leaves it in doubt, the classifier also sees the called tile at each place.
+        for count in counts:
+            ways += [(count, at) for at in [*range(count), None] if (count, at) not in ways]
         for layout, (count, turned_at) in enumerate(ways):
             way = _MeldWay(left, right, count, turned_at, index, layout)
             found += _laid_out(seat, band, way)
