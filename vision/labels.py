@@ -39,7 +39,7 @@ def tile_of_label(label: int) -> Tile:
 
 
 def label_name(label: int) -> str:
-    """"1m".."9s", "1z".."7z" for faces (a red five is "5m" etc. with ``red``), "back"."""
+    """ "1m".."9s", "1z".."7z" for faces (a red five is "5m" etc. with ``red``), "back"."""
     tile = tile_of_label(label)
     if tile.is_unknown:
         return "back"

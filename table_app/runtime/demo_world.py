@@ -158,9 +158,8 @@ def classifier_pipeline(world: RenderedGameSource, calibration: Calibration) -> 
     from vision.classifier import OnnxTileClassifier  # noqa: PLC0415
 
     try:
-        from vision.table_reader import TableReader  # noqa: PLC0415
-
         from vision.pipeline import VisionSource  # noqa: PLC0415
+        from vision.table_reader import TableReader  # noqa: PLC0415
         from vision.tracking import Tracker  # noqa: PLC0415
     except ModuleNotFoundError as error:
         raise ConfigError(

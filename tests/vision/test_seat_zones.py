@@ -23,10 +23,11 @@ def expected_zones(layout: TableLayout) -> list[tuple[int, str]]:
     for seat, things in enumerate(layout.seats):
         dead_wall = seat == layout.dead_wall_seat
         zones += [(seat, "pond")] * len(things.pond.tiles)
-        zones += [(seat, "open_hand")] * len(things.open_hand)
-        zones += [(seat, "melds")] * sum(len(meld.tiles) for meld in things.melds)
+        zones += [(seat, "open_hand")] * (len(things.open_hand) + (things.winning is not None))
+        zones += [(seat, "melds")] * sum(len(meld.tiles) + (meld.added is not None) for meld in things.melds)
         stacks = min(things.wall_stacks, STACKS_BESIDE_DEAD_WALL) if dead_wall else things.wall_stacks
-        zones += [(seat, "dora")] * (stacks + (DEAD_WALL_TILES if dead_wall else 0))
+        dead_wall_tiles = DEAD_WALL_TILES + len(layout.ura_indicators) if dead_wall else 0
+        zones += [(seat, "dora")] * (stacks + dead_wall_tiles)
     return zones
 
 
@@ -35,16 +36,25 @@ def zones_holding(zones: tuple[SeatZones, ...], tile: PlacedTile) -> list[tuple[
     return [(z.seat, name) for z in zones for name in ZONE_NAMES if contains(getattr(z, name), (point[0], point[1]))]
 
 
+@pytest.mark.parametrize("extras", [False, True], ids=["plain", "extras"])
 @pytest.mark.parametrize("seed", range(12))
-def test_every_rendered_tile_lies_in_its_own_zone_only(seed):
+def test_every_rendered_tile_lies_in_its_own_zone_only(seed, extras):
+    """With ``extras``: added kans, winning tiles set apart and ura indicators too."""
     rng = np.random.default_rng(seed)
-    layout = random_layout(rng)
+    layout = random_layout(rng, extras=extras)
     placed = place_tiles(layout, rng)
     zones = seat_zones(TABLE, TileSize())
     expected = expected_zones(layout)
     assert len(expected) == len(placed)
     for tile, where in zip(placed, expected, strict=True):
         assert zones_holding(zones, tile) == [where], tile
+
+
+def test_extras_appear_in_random_layouts():
+    layouts = [random_layout(np.random.default_rng(seed), extras=True) for seed in range(12)]
+    assert any(layout.ura_indicators for layout in layouts)
+    assert any(seat.winning is not None for layout in layouts for seat in layout.seats)
+    assert any(meld.added is not None for layout in layouts for seat in layout.seats for meld in seat.melds)
 
 
 def test_zones_grow_with_the_tile_size():

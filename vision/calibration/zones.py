@@ -43,7 +43,7 @@ class SeatZones:
     pond: Polygon
     melds: Polygon
     open_hand: Polygon
-    dora: Polygon  # the seat's wall: where the dead wall and its dora indicators lie when it is this wall
+    dora: Polygon  # the seat's wall: when the dead wall is here, its dora indicators and the ura row in front
 
 
 def contains(polygon: Polygon, point: tuple[float, float]) -> bool:
@@ -51,43 +51,67 @@ def contains(polygon: Polygon, point: tuple[float, float]) -> bool:
     return bool(cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), measureDist=False) >= 0)
 
 
+@dataclass(frozen=True, slots=True)
+class ZoneBox:
+    """A zone in its seat's own frame: x from ``left`` to ``right`` (mm, to the owner's right),
+    ``near`` to ``far`` mm from the table's centre (``near`` is the edge nearer the centre)."""
+
+    left: float
+    right: float
+    near: float
+    far: float
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneBoxes:
+    pond: ZoneBox
+    melds: ZoneBox
+    open_hand: ZoneBox
+    wall: ZoneBox
+
+
+def zone_boxes(tile: TileSize, distances: SeatDistances = STANDARD_DISTANCES) -> ZoneBoxes:
+    """Every seat's zones in the seat's own frame (the same for each seat)."""
+    w, h = tile.width_mm, tile.height_mm
+    slack = 0.3 * w  # hands do not place tiles exactly
+    # The pond ends, and the wall's zone begins, a slack past three rows: the ura indicators lie
+    # in a row in front of the dead wall, between the pond's third row and the wall.
+    pond_end = distances.pond_start_mm + 3 * h + slack
+    pond = ZoneBox(-3 * w - slack, 3 * w + h + w, distances.pond_start_mm - slack, pond_end)
+    # Four melds at most, each up to a kan with one tile turned: three widths and a height;
+    # an added kan's tile lies sideways on the centre side of the turned one, two widths deep.
+    meld_room = 4 * (3 * w + h)
+    melds = ZoneBox(
+        distances.meld_right_mm - meld_room,
+        distances.meld_right_mm + slack,
+        distances.meld_mm - 2 * w - slack / 2,
+        distances.meld_mm + slack,
+    )
+    # The open hand, and the winning tile half a tile apart at its right.
+    hand = ZoneBox(-7.5 * w - slack, 7.5 * w + h + slack, distances.hand_mm - h - slack, distances.hand_mm + slack)
+    wall = ZoneBox(-WALL_STACKS / 2 * w - slack, WALL_STACKS / 2 * w + slack, pond_end, distances.wall_mm + slack)
+    return ZoneBoxes(pond, melds, hand, wall)
+
+
 def seat_zones(
     table: TableGeometry, tile: TileSize, distances: SeatDistances = STANDARD_DISTANCES
 ) -> tuple[SeatZones, ...]:
     """Zones of seats 0-3 in top-down view pixels."""
-    w, h = tile.width_mm, tile.height_mm
-    slack = 0.3 * w  # hands do not place tiles exactly
-    # (left, right, near, far) in the seat's frame, near/far as distances from the centre.
-    pond = (-3 * w - slack, 3 * w + h + w, distances.pond_start_mm - slack, distances.pond_start_mm + 3 * h + 2 * slack)
-    # Four melds at most, each up to a kan with one tile turned: three widths and a height.
-    meld_room = 4 * (3 * w + h)
-    melds = (
-        distances.meld_right_mm - meld_room,
-        distances.meld_right_mm + slack,
-        distances.meld_mm - h - slack,
-        distances.meld_mm + slack,
-    )
-    hand = (-7.5 * w - slack, 7.5 * w + h + slack, distances.hand_mm - h - slack, distances.hand_mm + slack)
-    wall = (
-        -WALL_STACKS / 2 * w - slack,
-        WALL_STACKS / 2 * w + slack,
-        distances.wall_mm - h - slack,
-        distances.wall_mm + slack,
-    )
+    boxes = zone_boxes(tile, distances)
     return tuple(
         SeatZones(
             seat,
-            _place(pond, seat, table),
-            _place(melds, seat, table),
-            _place(hand, seat, table),
-            _place(wall, seat, table),
+            _place(boxes.pond, seat, table),
+            _place(boxes.melds, seat, table),
+            _place(boxes.open_hand, seat, table),
+            _place(boxes.wall, seat, table),
         )
         for seat in range(4)
     )
 
 
-def _place(box: tuple[float, float, float, float], seat: int, table: TableGeometry) -> Polygon:
-    left, right, near, far = box
+def _place(box: ZoneBox, seat: int, table: TableGeometry) -> Polygon:
+    left, right, near, far = box.left, box.right, box.near, box.far
     # Towards the centre is +y in the seat's frame, so a distance d from the centre is y = -d.
     local = np.array([[left, -far], [right, -far], [right, -near], [left, -near]])
     radians = np.deg2rad(SEAT_TURN_DEG[seat])

@@ -7,7 +7,7 @@ laid open or not, how many wall stacks remain in front of it; plus the dora indi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -61,8 +61,12 @@ class TableLayout:
     ura_indicators: tuple[Tile, ...] = ()  # turned over after a riichi win
 
 
-def random_layout(rng: np.random.Generator) -> TableLayout:
-    """A plausible mid- or late-game table drawn from one shuffled set (one red five per suit)."""
+def random_layout(rng: np.random.Generator, *, extras: bool = False) -> TableLayout:
+    """A plausible mid- or late-game table drawn from one shuffled set (one red five per suit).
+
+    With ``extras``, some called triplets become added kans, and a seat whose hand is laid open
+    may show a winning tile set apart, with ura indicators beside the dora; these are drawn
+    after everything else, so a seed gives the same table with or without them otherwise."""
     wall = _shuffled_set(rng) + _shuffled_set(rng)  # two sets, so a crowded table never runs out
     turn = int(rng.integers(0, 19))  # discards per seat so far
     seats = []
@@ -75,7 +79,25 @@ def random_layout(rng: np.random.Generator) -> TableLayout:
         wall_stacks = int(rng.integers(0, 18) * (rng.random() < 0.8))
         seats.append(SeatLayout(PondLayout(pond_tiles, riichi_at), melds, open_hand, wall_stacks))
     dora = tuple(wall.pop() for _ in range(int(rng.integers(1, 4))))
-    return TableLayout((seats[0], seats[1], seats[2], seats[3]), dora, int(rng.integers(0, 4)))
+    layout = TableLayout((seats[0], seats[1], seats[2], seats[3]), dora, int(rng.integers(0, 4)))
+    return _with_extras(layout, rng, wall) if extras else layout
+
+
+def _with_extras(layout: TableLayout, rng: np.random.Generator, wall: list[Tile]) -> TableLayout:
+    seats = []
+    winner = False
+    for seat in layout.seats:
+        melds = tuple(
+            replace(meld, added=wall.pop())
+            if len(meld.tiles) == 3 and meld.turned_at is not None and rng.random() < 0.4
+            else meld
+            for meld in seat.melds
+        )
+        winning = wall.pop() if seat.open_hand and rng.random() < 0.7 else None
+        winner = winner or winning is not None
+        seats.append(replace(seat, melds=melds, winning=winning))
+    ura = tuple(wall.pop() for _ in layout.dora_indicators) if winner and rng.random() < 0.6 else ()
+    return replace(layout, seats=(seats[0], seats[1], seats[2], seats[3]), ura_indicators=ura)
 
 
 def _shuffled_set(rng: np.random.Generator) -> list[Tile]:

@@ -32,6 +32,8 @@ _WALL_STACKS_BESIDE_DEAD_WALL: Final = 9
 _HAND_MM: Final = 268.0
 _MELD_MM: Final = 318.0
 _MELD_RIGHT_MM: Final = 340.0
+_WINNING_GAP_MM: Final = 0.5 * TILE_WIDTH_MM  # the winning tile is set apart from the open hand
+_URA_GAP_MM: Final = 0.5  # the ura row lies against the dead wall's centre side
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +64,8 @@ def place_tiles(
         local = _seat_tiles(seat_layout, partial(random_of, seat), dead_wall=dead_wall)
         if dead_wall:
             local += _dead_wall(layout.dora_indicators, random_of(seat, "dead wall"))
+            if layout.ura_indicators:
+                local += _ura_row(layout.ura_indicators, random_of(seat, "ura"))
         placed.extend(_turn(tile, SEAT_TURN_DEG[seat]) for tile in local)
     return tuple(placed)
 
@@ -70,13 +74,20 @@ def _seat_tiles(
     seat: SeatLayout, random_of: Callable[[str], np.random.Generator], *, dead_wall: bool
 ) -> list[PlacedTile]:
     tiles = _pond(seat, random_of("pond"))
-    tiles += _row([(t, False) for t in seat.open_hand], -7 * TILE_WIDTH_MM, -_HAND_MM, random_of("hand"), gap=0.4)
+    hand_random = random_of("hand")
+    hand = _row([(t, False) for t in seat.open_hand], -7 * TILE_WIDTH_MM, -_HAND_MM, hand_random, gap=0.4)
+    tiles += hand
+    if seat.winning is not None:
+        hand_right = hand[-1].x + TILE_WIDTH_MM / 2 if hand else -7 * TILE_WIDTH_MM
+        gap = _WINNING_GAP_MM * hand_random.uniform(0.8, 1.2)
+        tiles += _row([(seat.winning, False)], hand_right + gap, -_HAND_MM, hand_random, gap=0.0)
     right = _MELD_RIGHT_MM
     for index, meld in enumerate(seat.melds):
         rng = random_of(f"meld {index}")
         meld_tiles = _meld(meld, right, rng)
         tiles += meld_tiles
-        right -= sum(TILE_HEIGHT_MM if t.sideways else TILE_WIDTH_MM for t in meld_tiles) + rng.uniform(4, 12)
+        in_row = meld_tiles[: len(meld.tiles)]  # an added kan's tile lies beside the row, not in it
+        right -= sum(TILE_HEIGHT_MM if t.sideways else TILE_WIDTH_MM for t in in_row) + rng.uniform(4, 12)
     stacks = min(seat.wall_stacks, _WALL_STACKS_BESIDE_DEAD_WALL) if dead_wall else seat.wall_stacks
     if stacks:
         start = -8.5 * TILE_WIDTH_MM
@@ -101,7 +112,14 @@ def _meld(meld: MeldLayout, right: float, rng: np.random.Generator) -> list[Plac
     width = sum(TILE_HEIGHT_MM if i == meld.turned_at else TILE_WIDTH_MM for i in range(len(meld.tiles)))
     entries = [(UNKNOWN if i in meld.face_down_at else tile, i == meld.turned_at) for i, tile in enumerate(meld.tiles)]
     # Melds sit at the table edge: the sideways tile lines up with the edge nearest the owner.
-    return _row(entries, right - width, -_MELD_MM, rng, gap=0.3, align_far=False)
+    tiles = _row(entries, right - width, -_MELD_MM, rng, gap=0.3, align_far=False)
+    if meld.added is not None and meld.turned_at is not None:
+        # An added kan's tile lies sideways on the far side of the turned one (away from the owner).
+        turned = tiles[meld.turned_at]
+        left = turned.x - TILE_HEIGHT_MM / 2
+        near = turned.y + TILE_WIDTH_MM / 2 + rng.uniform(0.2, 0.6)
+        tiles += _row([(meld.added, True)], left, near, rng, gap=0.0)
+    return tiles
 
 
 def _dead_wall(indicators: tuple[Tile, ...], rng: np.random.Generator) -> list[PlacedTile]:
@@ -109,6 +127,13 @@ def _dead_wall(indicators: tuple[Tile, ...], rng: np.random.Generator) -> list[P
     for i, tile in enumerate(indicators[:5]):
         entries[2 + i] = (tile, False)
     return _row(entries, _DEAD_WALL_LEFT_MM, -_WALL_MM, rng, gap=0.2, wobble=0.3)
+
+
+def _ura_row(indicators: tuple[Tile, ...], rng: np.random.Generator) -> list[PlacedTile]:
+    """The ura indicators, face up in front of the dead wall (towards the centre), below the dora indicators."""
+    left = _DEAD_WALL_LEFT_MM + 2 * (TILE_WIDTH_MM + 0.2)
+    near = -_WALL_MM + TILE_HEIGHT_MM + _URA_GAP_MM
+    return _row([(tile, False) for tile in indicators], left, near, rng, gap=0.3, wobble=0.5)
 
 
 def _row(

@@ -10,12 +10,13 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from table_app.domain.tile import Tile
 from vision.geometry import angle_of_corners
 from vision.labels import BACK_LABEL, tile_of_label
-from vision.render.camera import random_camera
+from vision.render.camera import Camera, random_camera
 from vision.render.drawing import draw_shadows, draw_tile, felt_image
 from vision.render.effects import camera_effects
 from vision.render.layout import TableLayout, random_layout
@@ -28,11 +29,23 @@ _EDGE_MARGIN_PX = 3.0  # a tile this close to the border is not counted as fully
 
 
 @dataclass(frozen=True, slots=True)
+class Occluder:
+    """Something over the table that is neither felt nor tile (a player's hand or arm): a
+    skin-coloured polygon ``height_mm`` above the table, its outline soft."""
+
+    polygon_mm: tuple[tuple[float, float], ...]  # table millimetres
+    height_mm: float = 60.0
+    colour_bgr: tuple[int, int, int] = (125, 160, 215)
+
+
+@dataclass(frozen=True, slots=True)
 class RenderOptions:
     size: tuple[int, int] = (1920, 1080)
     style: ArtStyle = ArtStyle.REGULAR
     px_per_mm: tuple[float, float] = (1.3, 2.6)
     effects: bool = True
+    camera: Camera | None = None  # a fixed camera; None draws one at random from the seed
+    occluder: Occluder | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -74,6 +87,9 @@ def render_table(
     table = layout if layout is not None else random_layout(rng)
     art = load_tile_art(options.style)
     camera = random_camera(rng, options.size, options.px_per_mm)
+    if options.camera is not None:
+        # Drawn all the same, so that a fixed camera leaves the rest of the seed's table as it was.
+        camera = options.camera
     felt_hue = float(rng.choice([rng.uniform(35, 50), rng.uniform(50, 75), rng.uniform(95, 115)]))
     # Tables pair felt and backs that contrast: no blue backs on blue felt.
     back_hue = int(rng.choice([hue for hue in BACK_HUES if abs(hue - felt_hue) > 25]))
@@ -88,6 +104,8 @@ def render_table(
         corners = draw_tile(image, tile, camera, art, back_hue)
         if _inside(corners, options.size):
             truths.append(TileTruth(tile.label, corners, tile.sideways))
+    if options.occluder is not None:
+        _draw_occluder(image, options.occluder, camera)
     gloss = 0.08 + 0.92 * (np.abs(image - felt).max(axis=2) > 1.0)  # tiles shine, felt is matte
     if options.effects:
         frame = camera_effects(image, rng, gloss.astype(np.float32))
@@ -96,6 +114,18 @@ def render_table(
     heights = [float(np.linalg.norm(t.corners[0] - t.corners[3])) for t in truths]
     log.debug("rendered table seed=%d with %d visible tiles", seed, len(truths))
     return RenderedTable(frame, tuple(truths), table, float(np.median(heights)) if heights else 0.0)
+
+
+def _draw_occluder(image: np.ndarray, occluder: Occluder, camera: Camera) -> None:
+    outline = np.asarray(occluder.polygon_mm, np.float64)
+    points = camera.project(np.hstack([outline, np.full((len(outline), 1), occluder.height_mm)]))
+    mask = np.zeros(image.shape[:2], np.float32)
+    cv2.fillPoly(mask, [np.round(points).astype(np.int32)], 1.0)
+    mask = np.asarray(cv2.GaussianBlur(mask, (0, 0), sigmaX=4.0))
+    # Skin is not flat: a soft shading across it, brighter towards the lamp.
+    shading = 0.85 + 0.3 * cv2.GaussianBlur(mask, (0, 0), sigmaX=25.0)
+    colour = np.array(occluder.colour_bgr, np.float32)[None, None, :] * shading[..., None]
+    image[:] = colour * mask[..., None] + image * (1.0 - mask[..., None])
 
 
 def _inside(corners: np.ndarray, size: tuple[int, int]) -> bool:

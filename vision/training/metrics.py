@@ -29,9 +29,7 @@ def summarise(probabilities: np.ndarray, labels: np.ndarray, flipped: np.ndarray
     predicted_kinds = np.array([kind_of_label(int(v)) for v in predicted])
     faces = labels != BACK_LABEL
     reds = np.array([is_red_label(int(v)) for v in labels])
-    confusions = Counter(
-        f"{_name(int(t))}->{_name(int(p))}" for t, p in zip(labels, predicted, strict=True) if t != p
-    )
+    confusions = Counter(f"{_name(int(t))}->{_name(int(p))}" for t, p in zip(labels, predicted, strict=True) if t != p)
     return {
         "crops": len(labels),
         "label_accuracy": float((predicted == labels).mean()),

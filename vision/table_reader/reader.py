@@ -1,0 +1,251 @@
+"""``TableReader``: one calibrated frame → a ``TableReading``.
+
+The frame is warped once to a square top-down view; each seat's part of it is turned upright
+(a quarter turn of the array, no copy), where its zones' rows are found and cut into tiles
+(``seat_tiles``). Every tile's face is cut from the *frame* through the calibration, as the
+classifier's training crops were, and all crops of the frame go to the classifier in one
+batch. ``structure`` then orders ponds, groups melds and sets the winning tile apart.
+
+Occlusion: tiles never lie between a seat's wall and its hand, nor past its melds; something
+not felt there is an arm or a hand over the table, and every zone that the same blob reaches is
+reported occluded (its content left out) rather than read short.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Final
+
+import cv2
+import numpy as np
+
+from vision.calibration.calibration import Calibration
+from vision.calibration.table import STANDARD_TABLE, STANDARD_TILE, TableGeometry, TileSize
+from vision.calibration.zones import STANDARD_DISTANCES, SeatDistances, ZoneBox, ZoneBoxes, zone_boxes
+from vision.classifier import OnnxTileClassifier, TileReading
+from vision.crops import crop_tile
+from vision.reading import SeatReading, SeenTile, TableReading, Zone
+from vision.sources.frame import Frame
+from vision.table_reader.rows import SeatImage
+from vision.table_reader.seat_tiles import PARALLAX, FoundTile, find_seat_tiles
+from vision.table_reader.seat_view import ViewGeometry, seat_image, view_geometry, warp_view
+from vision.table_reader.structure import ReadTile, seat_reading, surest_melds, wall_reading
+from vision.table_reader.tile_mask import view_mask
+
+log = logging.getLogger(__name__)
+
+_OCCLUDER_AREA: Final = 1.5  # tile faces' worth of not-felt where no tile lies, to call it an occluder
+
+
+@dataclass(frozen=True, eq=False)
+class PlacedReading:
+    quad: np.ndarray  # 4×2 frame pixels, face order
+    reading: TileReading
+    sideways: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _SeatFind:
+    seat: int
+    tiles: tuple[FoundTile, ...]
+    occluded: frozenset[Zone]
+
+
+class TableReader:
+    """Reads frames of one calibrated camera; cheap to call per frame, safe to reuse."""
+
+    def __init__(
+        self,
+        calibration: Calibration,
+        classifier: OnnxTileClassifier,
+        tile: TileSize = STANDARD_TILE,
+        geometry: TableGeometry = STANDARD_TABLE,
+        distances: SeatDistances = STANDARD_DISTANCES,
+    ) -> None:
+        self.calibration = calibration
+        self.classifier = classifier
+        self.tile = tile
+        self.distances = distances
+        self.view = view_geometry(calibration, geometry.px_per_mm)
+        self.boxes = zone_boxes(tile, distances)
+        self._seat_to_frame = tuple(self.view.seat_to_frame(seat) for seat in range(4))
+        self._unseen = _unseen(calibration, self.view)
+        self._out_of_frame = tuple(
+            _occluded_zones(self._unseen.astype(np.int32), seat, self.view, self.boxes, tile) for seat in range(4)
+        )
+
+    def read(self, frame: Frame) -> TableReading:
+        return self.read_image(frame.image, frame.timestamp)
+
+    def read_image(self, image: np.ndarray, at: float = 0.0) -> TableReading:
+        """The reading of a BGR uint8 frame of the calibration's size (``ValueError`` otherwise)."""
+        finds = self._find(image)
+        return self._assemble(finds, self._classify(image, finds), at)
+
+    def placed_tiles(self, image: np.ndarray) -> list[PlacedReading]:
+        """Every tile the reading is made of, where its crop was cut in the frame (a meld's
+        tiles as the surest way of laying it out has them): for the benchmark and debugging."""
+        finds = self._find(image)
+        readings = self._classify(image, finds)
+        chosen = set()
+        for find in finds:
+            seat_readings = [r for r in readings if any(r.found is t for t in find.tiles)]
+            chosen |= {id(r) for r in surest_melds(seat_readings)}
+        placed = []
+        for find in finds:
+            to_frame = self._seat_to_frame[find.seat]
+            for read in readings:
+                if any(read.found is t for t in find.tiles) and (read.found.zone != Zone.MELDS or id(read) in chosen):
+                    placed.append(
+                        PlacedReading(_frame_quad(read.found, to_frame), read.reading, read.found.piece.sideways)
+                    )
+        return placed
+
+    def _find(self, image: np.ndarray) -> list[_SeatFind]:
+        if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
+            raise ValueError(f"table reader: expected a BGR uint8 frame, got shape {image.shape} dtype {image.dtype}")
+        height, width = image.shape[:2]
+        if (width, height) != self.calibration.image_size:
+            raise ValueError(
+                f"table reader: frame is {width}×{height}, "
+                f"but the calibration was made for {self.calibration.image_size}"
+            )
+        view = warp_view(image, self.view)
+        masks = view_mask(view, 0.3 * self.tile.width_mm * self.tile.height_mm * self.view.px_per_mm**2)
+        # What the camera does not see is neither tile nor felt: no tiles there, and its zones are unseen.
+        masks.tiles[self._unseen] = 0
+        masks.raw[self._unseen] = 0
+        occluders = _occluder_labels(masks.tiles, self.view, self.tile, self.distances)
+        finds = []
+        for seat in range(4):
+            seat_mask = seat_image(masks.tiles, self.view, seat)
+            found = find_seat_tiles(
+                SeatImage(
+                    seat_mask,
+                    seat_image(masks.gray, self.view, seat),
+                    seat_image(masks.raw, self.view, seat),
+                ),
+                self.view,
+                self.boxes,
+                self.tile,
+                self.distances,
+            )
+            occluded = _occluded_zones(occluders, seat, self.view, self.boxes, self.tile) | self._out_of_frame[seat]
+            finds.append(_SeatFind(seat, tuple(found), occluded))
+        return finds
+
+    def _classify(self, image: np.ndarray, finds: list[_SeatFind]) -> list[ReadTile]:
+        quads = []
+        for find in finds:
+            to_frame = self._seat_to_frame[find.seat]
+            for tile in find.tiles:
+                quads.append(_frame_quad(tile, to_frame))
+        if not quads:
+            return []
+        crops = np.stack([crop_tile(image, quad) for quad in quads])
+        readings = self.classifier.classify(crops)
+        found = [tile for find in finds for tile in find.tiles]
+        return [ReadTile(tile, reading) for tile, reading in zip(found, readings, strict=True)]
+
+    def _assemble(self, finds: list[_SeatFind], readings: list[ReadTile], at: float) -> TableReading:
+        width = self.tile.width_mm * self.view.px_per_mm
+        by_seat: list[list[ReadTile]] = [[] for _ in range(4)]
+        position = 0
+        for find in finds:
+            by_seat[find.seat] = readings[position : position + len(find.tiles)]
+            position += len(find.tiles)
+        seats = [seat_reading(by_seat[f.seat], width, f.occluded) for f in finds]
+        walls = [wall_reading(by_seat[f.seat]) if Zone.WALL not in f.occluded else None for f in finds]
+        dora: tuple[SeenTile, ...] = ()
+        ura: tuple[SeenTile, ...] = ()
+        # The dead wall is the wall that shows face-up tiles (the one with most, should two).
+        candidates = [w for w in walls if w is not None and w.face_up]
+        if candidates:
+            dead_wall = max(candidates, key=lambda w: len(w.face_up))
+            dora, ura = dead_wall.face_up, dead_wall.ura
+        dora_occluded = not dora and any(w is None for w in walls)
+        return TableReading(at, (seats[0], seats[1], seats[2], seats[3]), dora, ura, dora_occluded)
+
+
+def empty_reading(at: float) -> TableReading:
+    return TableReading(at, (SeatReading(), SeatReading(), SeatReading(), SeatReading()))
+
+
+def _frame_quad(tile: FoundTile, seat_to_frame: np.ndarray) -> np.ndarray:
+    piece = tile.piece
+    left, right, top, bottom = piece.left - 0.5, piece.right - 0.5, piece.top - 0.5, piece.bottom - 0.5
+    if piece.sideways:
+        # Face order with the face's top to the left: its top-left corner is the image's bottom-left.
+        corners = [(left, bottom), (left, top), (right, top), (right, bottom)]
+    else:
+        corners = [(left, top), (right, top), (right, bottom), (left, bottom)]
+    points = np.asarray(corners, np.float64).reshape(-1, 1, 2)
+    return np.asarray(cv2.perspectiveTransform(points, seat_to_frame).reshape(4, 2))
+
+
+def _unseen(calibration: Calibration, view: ViewGeometry) -> np.ndarray:
+    """Bool view mask of what lies outside the camera's frame (and, past it, in a replicated border)."""
+    width, height = calibration.image_size
+    frame = np.array([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]], np.float64)
+    outline = cv2.perspectiveTransform(frame.reshape(-1, 1, 2), view.frame_to_view).reshape(-1, 2)
+    seen = np.zeros((view.side_px, view.side_px), np.uint8)
+    cv2.fillConvexPoly(seen, np.round(outline * 4).astype(np.int32), 1, shift=2)
+    return np.asarray(cv2.erode(seen, np.ones((5, 5), np.uint8)) == 0)
+
+
+def _felt_only_bands(tile: TileSize, distances: SeatDistances) -> tuple[ZoneBox, ...]:
+    """Where no tile of any seat lies, in a seat's frame: between its wall and hand, past its melds."""
+    w, h = tile.width_mm, tile.height_mm
+    wall_out = distances.wall_mm * (1 + PARALLAX) + 0.3 * w
+    hand_in = (distances.hand_mm - h) * (1 - PARALLAX) - 0.3 * w
+    melds_out = distances.meld_mm * (1 + PARALLAX) + 0.5 * w
+    return (
+        ZoneBox(-8 * w, 8 * w, wall_out, hand_in),
+        ZoneBox(-12 * w, 12 * w, melds_out, melds_out + 1.2 * w),
+    )
+
+
+def _occluder_labels(mask: np.ndarray, view: ViewGeometry, tile: TileSize, distances: SeatDistances) -> np.ndarray:
+    """The view's blobs that reach into a felt-only band: 0 for none, else the blob's label."""
+    count, labels = cv2.connectedComponents(mask, connectivity=8)
+    if count <= 1:
+        return np.zeros_like(mask, np.int32)
+    face_area = tile.width_mm * tile.height_mm * view.px_per_mm**2
+    hits = np.zeros(count, np.int64)
+    for seat in range(4):
+        seat_labels = seat_image(labels, view, seat)
+        for band in _felt_only_bands(tile, distances):
+            columns, lines = _box_slices(view, band)
+            hits += np.bincount(seat_labels[lines, columns].ravel(), minlength=count)
+    hits[0] = 0
+    occluders = np.flatnonzero(hits > _OCCLUDER_AREA * face_area)
+    if len(occluders) == 0:
+        return np.zeros_like(mask, np.int32)
+    log.debug("occluders: %d blobs reach where no tile lies", len(occluders))
+    return np.where(np.isin(labels, occluders), labels, 0).astype(np.int32)
+
+
+def _occluded_zones(
+    occluders: np.ndarray, seat: int, view: ViewGeometry, boxes: ZoneBoxes, tile: TileSize
+) -> frozenset[Zone]:
+    if not occluders.any():
+        return frozenset()
+    seat_labels = seat_image(occluders, view, seat)
+    face_area = tile.width_mm * tile.height_mm * view.px_per_mm**2
+    zones = set()
+    for zone, name in ((Zone.POND, "pond"), (Zone.MELDS, "melds"), (Zone.HAND, "open_hand"), (Zone.WALL, "wall")):
+        columns, lines = _box_slices(view, getattr(boxes, name))
+        if np.count_nonzero(seat_labels[lines, columns]) > _OCCLUDER_AREA * face_area:
+            zones.add(zone)
+    return frozenset(zones)
+
+
+def _box_slices(view: ViewGeometry, box: ZoneBox) -> tuple[slice, slice]:
+    u0, v0 = view.seat_px(np.array(box.left), np.array(box.near))
+    u1, v1 = view.seat_px(np.array(box.right), np.array(box.far))
+    limit = view.side_px
+    return (
+        slice(max(round(float(u0)), 0), min(round(float(u1)), limit)),
+        slice(max(round(float(v0)), 0), min(round(float(v1)), limit)),
+    )

@@ -1,0 +1,290 @@
+"""Where each seat's tiles lie, zone by zone, in the seat's upright image (before classifying).
+
+Rows per zone, from the seat's own frame (``vision.calibration.zones.zone_boxes``):
+
+- pond: up to three rows stacked towards the centre; the riichi tile lies sideways against
+  its row's centre side;
+- wall: the wall's row, and in front of it (towards the centre) the ura indicators' row when
+  this is the dead wall; a lone row nearer than half a tile to the wall's place is the ura row;
+- open hand: one row, upright, the winning tile set apart at its right;
+- melds: one row along the table's edge, called tiles sideways against the owner's side, an
+  added kan's tile sideways on the centre side of the turned one.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Final
+
+import numpy as np
+
+from vision.calibration.table import TileSize
+from vision.calibration.zones import SeatDistances, ZoneBox, ZoneBoxes
+from vision.reading import Zone
+from vision.table_reader.rows import Alignment, FaceScale, Piece, SeatImage, cut_band, outer_edge, stacked_rows
+from vision.table_reader.seat_view import ViewGeometry
+
+#: A tile's top is seen this much bigger than its footprint, and this far out per mm from the
+#: point below the camera (a 16 mm tall tile under a lens 0.65-1 m up): search bands reach out by it.
+PARALLAX: Final = 0.025
+_ADDED_GAP_MM: Final = 0.4
+_MELD_GAP: Final = 0.17  # faces further apart than this (tile widths) start a new meld; a meld's touch
+_ALIKE: Final = 0.6  # a face this much darker than its zone's usual one is not a face
+_SOLID: Final = 0.6  # the least part of a face's rectangle that must be tile
+_EDGE_SEARCH_MM: Final = 4.0  # a row's outer edge is looked for this far either side of its place
+
+
+@dataclass(frozen=True, slots=True)
+class FoundTile:
+    zone: Zone
+    row: int  # pond: 0 nearest the centre; wall: 0 the wall, 1 the ura row; melds: 0 the row, 1 added tiles
+    piece: Piece
+    # Melds: which meld (counted from the left) and which way of laying it out this tile belongs
+    # to; the classifier's confidence over each way's crops picks the way (``structure``).
+    meld: int = -1
+    layout: int = -1
+
+
+@dataclass(frozen=True, eq=False)
+class _Seat:
+    """What every zone's search needs: the images, the view, the face size."""
+
+    image: SeatImage
+    geometry: ViewGeometry
+    scale: FaceScale
+    tile: TileSize
+    distances: SeatDistances
+
+    @property
+    def centre_u(self) -> float:
+        return self.geometry.half_mm * self.geometry.px_per_mm
+
+    def cut(self, band: tuple[int, int], columns: slice, sideways: Alignment | None) -> list[Piece]:
+        return cut_band(self.image, band, columns, self.scale, self.centre_u, sideways=sideways)
+
+
+def find_seat_tiles(
+    image: SeatImage, geometry: ViewGeometry, boxes: ZoneBoxes, tile: TileSize, distances: SeatDistances
+) -> list[FoundTile]:
+    s = geometry.px_per_mm
+    scale = FaceScale(tile.width_mm * (1 + PARALLAX / 2) * s, tile.height_mm * (1 + PARALLAX / 2) * s, s)
+    seat = _Seat(image, geometry, scale, tile, distances)
+    found = _pond(seat, boxes.pond) + _wall(seat, boxes.wall) + _hand(seat, boxes.open_hand) + _melds(seat, boxes.melds)
+    return [tile for tile in found if _solid(image.mask, tile.piece)]
+
+
+def _solid(mask: np.ndarray, piece: Piece) -> bool:
+    """A face is tile all over: a speckle of dark felt the colour test let through is not."""
+    inside = mask[max(round(piece.top), 0) : round(piece.bottom), max(round(piece.left), 0) : round(piece.right)]
+    return bool(inside.size) and float(inside.mean()) >= _SOLID
+
+
+def _side_mm(distance_mm: float) -> float:
+    """About how much of a tile's side shows on its centre side, this far from the centre."""
+    return PARALLAX * 0.8 * distance_mm
+
+
+def _slices(geometry: ViewGeometry, box: ZoneBox, *, near_mm: float | None = None) -> tuple[slice, slice]:
+    """Columns and lines of a zone, its far edge pushed out by the parallax (``near_mm``: start there)."""
+    s = geometry.px_per_mm
+    near = box.near if near_mm is None else near_mm
+    u0, v0 = geometry.seat_px(np.array(box.left), np.array(near))
+    u1, v1 = geometry.seat_px(np.array(box.right), np.array(box.far * (1 + PARALLAX)))
+    limit = geometry.side_px
+    columns = slice(max(round(float(u0) - s * 2), 0), min(round(float(u1) + s * 2), limit))
+    return columns, slice(max(round(float(v0)), 0), min(round(float(v1)), limit))
+
+
+def _edge_lines(geometry: ViewGeometry, outer_mm: float, lines: slice) -> slice:
+    """The lines where a row whose faces end ``outer_mm`` from the centre has its outer edge."""
+    _, low = geometry.seat_px(np.array(0.0), np.array(outer_mm - _EDGE_SEARCH_MM))
+    _, high = geometry.seat_px(np.array(0.0), np.array(outer_mm * (1 + PARALLAX) + _EDGE_SEARCH_MM))
+    return slice(max(round(float(low)), lines.start or 0), min(round(float(high)), lines.stop))
+
+
+def _pond(seat: _Seat, box: ZoneBox) -> list[FoundTile]:
+    columns, lines = _slices(seat.geometry, box)
+    # Every pond row starts at the pond's left; its right part may meet the ura row in front of a dead wall.
+    left_part = slice(columns.start, columns.start + round(5 * seat.scale.width))
+    rows = stacked_rows(seat.image.mask, left_part, lines, seat.scale, max_rows=3, side_mm=_side_mm(box.near))
+    found = []
+    for row, band in enumerate(reversed(rows)):
+        for piece in seat.cut(band, columns, Alignment.CENTRE):
+            # A riichi tile lies against its row's centre side.
+            face = Piece(piece.left, piece.right, piece.top, piece.top + seat.scale.width, True)
+            found.append(FoundTile(Zone.POND, row, face if piece.sideways else piece))
+    return _like_the_others(seat, found)
+
+
+def _like_the_others(seat: _Seat, found: list[FoundTile]) -> list[FoundTile]:
+    """Faces of one set are alike: a piece far darker than the rest of its zone is felt in a
+    shadow that the colour test took for a tile. (Zones without face-down tiles only.)"""
+    if len(found) < 3:
+        return found
+    # A face's body is its lighter part, symbols or not: compare that.
+    levels = [float(np.percentile(seat.image.gray[_rows(t.piece), _columns(t.piece)], 80)) for t in found]
+    typical = float(np.median(levels))
+    return [t for t, level in zip(found, levels, strict=True) if level >= _ALIKE * typical]
+
+
+def _rows(piece: Piece) -> slice:
+    return slice(max(round(piece.top), 0), max(round(piece.bottom), 1))
+
+
+def _columns(piece: Piece) -> slice:
+    return slice(max(round(piece.left), 0), max(round(piece.right), 1))
+
+
+def _wall(seat: _Seat, box: ZoneBox) -> list[FoundTile]:
+    # The ura row lies in front of the wall, where the pond's zone ends.
+    columns, lines = _slices(seat.geometry, box, near_mm=box.near - seat.tile.height_mm / 2)
+    rows = stacked_rows(seat.image.mask, columns, lines, seat.scale, max_rows=2, side_mm=_side_mm(box.near))
+    if not rows:
+        return []
+    middle = seat.distances.wall_mm - seat.tile.height_mm / 2
+    _, wall_line = seat.geometry.seat_px(np.array(0.0), np.array(middle))
+    # Rows outermost first: the wall, then the ura row; a lone row well in front of the wall is the ura row.
+    first_row = 0 if rows[0][1] > float(wall_line) else 1
+    found = []
+    for index, band in enumerate(rows[: 2 - first_row]):
+        found += [FoundTile(Zone.WALL, first_row + index, piece) for piece in seat.cut(band, columns, None)]
+    return found
+
+
+def _outer_band(seat: _Seat, box: ZoneBox, outer_mm: float) -> tuple[slice, tuple[int, int]] | None:
+    """A one-row zone's columns and face band, from the row's outer edge near ``outer_mm``."""
+    columns, lines = _slices(seat.geometry, box)
+    edge_lines = _edge_lines(seat.geometry, outer_mm, lines)
+    bottom = outer_edge(seat.image.mask, columns, edge_lines, 0.5 * seat.scale.width)
+    if bottom is None:
+        return None
+    return columns, (round(bottom - seat.scale.height), bottom)
+
+
+def _hand(seat: _Seat, box: ZoneBox) -> list[FoundTile]:
+    found = _outer_band(seat, box, seat.distances.hand_mm)
+    if found is None:
+        return []
+    columns, band = found
+    return _like_the_others(seat, [FoundTile(Zone.HAND, 0, piece) for piece in seat.cut(band, columns, None)])
+
+
+def _melds(seat: _Seat, box: ZoneBox) -> list[FoundTile]:
+    """Each meld's tiles in every way they may lie: the sideways tile at each place, or none.
+
+    Where a meld's called tile lies is the least sure thing the rows' cuts say (at the table's
+    edge its side hides how short it is across), while the classifier is sure of a face only
+    when its crop is cut right: so every way goes to the classifier and the surest wins."""
+    located = _outer_band(seat, box, seat.distances.meld_mm)
+    if located is None:
+        return []
+    columns, band = located
+    pieces = [p for p in seat.cut(band, columns, Alignment.OWNER) if _solid(seat.image.mask, _turned(p, seat.scale))]
+    found = []
+    for index, group in enumerate(_meld_groups(pieces, seat.scale)):
+        left, right = group[0].left, group[-1].right
+        for layout, turned_at in enumerate(_meld_layouts(len(group), right - left, seat.scale)):
+            way = _MeldWay(left, right, len(group), turned_at, index, layout)
+            found += _laid_out(seat, band, way)
+    return found
+
+
+def _turned(piece: Piece, scale: FaceScale) -> Piece:
+    """A called tile's face: against the owner's side of the row."""
+    if not piece.sideways:
+        return piece
+    return Piece(piece.left, piece.right, piece.bottom - scale.width, piece.bottom, True)
+
+
+def _meld_groups(pieces: list[Piece], scale: FaceScale) -> list[list[Piece]]:
+    """Melds: runs of touching tiles; a run longer than a kan (sides at the table's edge can hide
+    the gap between two melds) split into melds of three or four at its widest gaps."""
+    groups: list[list[Piece]] = []
+    for piece in pieces:
+        if groups and piece.left - groups[-1][-1].right < _MELD_GAP * scale.width:
+            groups[-1].append(piece)
+        else:
+            groups.append([piece])
+    return [meld for group in groups for meld in _split_run(group)]
+
+
+def _split_run(group: list[Piece]) -> list[list[Piece]]:
+    if len(group) <= 4:
+        return [group]
+    gaps = [b.left - a.right for a, b in itertools.pairwise(group)]
+    best: tuple[float, list[int]] | None = None
+    for sizes in _compositions(len(group)):
+        cuts = list(itertools.accumulate(sizes))[:-1]
+        score = min(gaps[cut - 1] for cut in cuts)
+        if best is None or score > best[0]:
+            best = (score, cuts)
+    if best is None:
+        return [group]
+    bounds = [0, *best[1], len(group)]
+    return [group[a:b] for a, b in itertools.pairwise(bounds)]
+
+
+def _compositions(count: int) -> list[tuple[int, ...]]:
+    """Every way to write ``count`` as a sum of threes and fours, in order."""
+    if count == 0:
+        return [()]
+    ways = []
+    for part in (3, 4):
+        if count >= part:
+            ways += [(part, *rest) for rest in _compositions(count - part)]
+    return ways
+
+
+def _meld_layouts(count: int, span: float, scale: FaceScale) -> list[int | None]:
+    """Where the sideways tile may be in a meld of ``count`` tiles spanning ``span`` pixels."""
+    with_one = (count - 1) * scale.width + scale.height
+    all_upright = count * scale.width
+    layouts: list[int | None] = []
+    if abs(span - with_one) < 0.6 * (scale.height - scale.width) + count * scale.px_per_mm:
+        layouts += list(range(count))
+    if abs(span - all_upright) < 0.6 * (scale.height - scale.width) + count * scale.px_per_mm or not layouts:
+        layouts.append(None)
+    return layouts
+
+
+@dataclass(frozen=True, slots=True)
+class _MeldWay:
+    """One way a meld may lie: ``count`` tiles from ``left`` to ``right``, the sideways one at ``turned_at``."""
+
+    left: float
+    right: float
+    count: int
+    turned_at: int | None
+    meld: int
+    layout: int
+
+
+def _laid_out(seat: _Seat, band: tuple[int, int], way: _MeldWay) -> list[FoundTile]:
+    scale = seat.scale
+    left, right, count, turned_at = way.left, way.right, way.count, way.turned_at
+    lengths = [scale.height if i == turned_at else scale.width for i in range(count)]
+    gap = max((right - left - sum(lengths)) / max(count - 1, 1), 0.0)
+    found = []
+    at = left
+    for i, length in enumerate(lengths):
+        face = _turned(Piece(at, at + length, float(band[0]), float(band[1]), i == turned_at), scale)
+        found.append(FoundTile(Zone.MELDS, 0, face, way.meld, way.layout))
+        if i == turned_at:
+            added = _added(seat, face)
+            if added is not None:
+                found.append(FoundTile(Zone.MELDS, 1, added, way.meld, way.layout))
+        at += length + gap
+    return found
+
+
+def _added(seat: _Seat, turned: Piece) -> Piece | None:
+    """An added kan's tile, sideways on the centre side of the turned one, when one lies there."""
+    scale = seat.scale
+    gap = _ADDED_GAP_MM * scale.px_per_mm
+    added = Piece(turned.left, turned.right, turned.top - gap - scale.width, turned.top - gap, True)
+    inside = seat.image.mask[
+        max(round(added.top + 0.2 * scale.width), 0) : round(added.bottom - 0.2 * scale.width),
+        max(round(added.left + 0.2 * scale.width), 0) : round(added.right - 0.2 * scale.width),
+    ]
+    return added if inside.size and inside.mean() > 0.8 else None

@@ -1,0 +1,69 @@
+"""Which pixels of the top-down view are not felt: chromaticity far from the felt's, or much brighter.
+
+The felt is most of the view, so its colour is the view's median. Chromaticity (each channel
+over their sum) is what a shadow or a light gradient leaves alone. The distance is computed as
+one linear map of the pixel, ``|p - c·sum(p)| / sum(p)``, so the whole view costs a few
+vectorised passes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+import cv2
+import numpy as np
+
+_OFFSET: Final = 8.0  # keeps near-black pixels' chromaticity from exploding
+_MIN_THRESHOLD: Final = 0.035
+_MAX_THRESHOLD: Final = 0.07
+_NEARBY_PX: Final = 61
+_BRIGHTER: Final = 1.6  # ivory tiles on a pale, unsaturated felt differ in brightness, not colour
+
+
+@dataclass(frozen=True, eq=False)
+class ViewMask:
+    tiles: np.ndarray  # uint8 0/1: not felt, holes that symbols leave filled
+    raw: np.ndarray  # uint8 0/1: not felt, as the colours say (a felt pocket under a riichi tile stays felt)
+    gray: np.ndarray  # uint8
+    felt_bgr: np.ndarray  # (3,) float
+
+
+def view_mask(view: np.ndarray, hole_area: float) -> ViewMask:
+    """``hole_area``: the largest enclosed piece of felt-like pixels (px) taken for a symbol, not felt."""
+    sample = view[::8, ::8].reshape(-1, 3).astype(np.float32) + _OFFSET
+    felt = np.median(sample, axis=0)
+    felt_chroma = felt / felt.sum()
+    # Rows: the three chromaticity differences times the sum; the offset rides in the last column.
+    linear = np.eye(3) - felt_chroma[:, None] * np.ones((1, 3))
+    transform = np.hstack([linear, (linear @ np.full(3, _OFFSET))[:, None]]).astype(np.float32)
+    differences = np.abs(cv2.transform(view.astype(np.float32), transform))
+    spread = cv2.transform(differences, np.ones((1, 3), np.float32))  # |p - c·sum(p)|, summed
+    total = cv2.transform(view.astype(np.float32), np.array([[1, 1, 1, 3 * _OFFSET]], np.float32))
+    sample_distance = spread[::8, ::8] / total[::8, ::8]
+    scaled = np.clip(sample_distance * 400.0, 0, 255).astype(np.uint8)
+    otsu, _ = cv2.threshold(scaled, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    threshold = float(np.clip(float(otsu) / 400.0, _MIN_THRESHOLD, _MAX_THRESHOLD))
+    gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
+    coloured = cv2.compare(spread, total * np.float32(threshold), cv2.CMP_GT)
+    # Ivory faces are much lighter than the felt around them, whatever colour their symbols are
+    # (a blue stroke on blue felt): compare with the felt's own light nearby (lamps, glare and
+    # the vignette vary it across the table).
+    felt_like = (coloured == 0).astype(np.float32)
+    near = (_NEARBY_PX, _NEARBY_PX)
+    felt_light = cv2.blur(gray.astype(np.float32) * felt_like, near) / np.maximum(cv2.blur(felt_like, near), 1e-3)
+    brighter = (gray > _BRIGHTER * felt_light).astype(np.uint8) * 255
+    mask = cv2.bitwise_or(coloured, brighter)
+    # Dark felt's colour is noisy: speckles a few pixels across are not tiles (a tile is 30 across).
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel) // 255
+    return ViewMask(_fill_holes(mask, hole_area), mask, gray, felt - _OFFSET)
+
+
+def _fill_holes(mask: np.ndarray, largest: float) -> np.ndarray:
+    """Felt-coloured symbols (green bamboo on green felt) leave holes in a tile: fill the small
+    pieces of felt that tiles enclose."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(1 - mask, connectivity=4)
+    small = stats[:, cv2.CC_STAT_AREA] < largest
+    small[0] = False  # label 0 is the tiles themselves
+    return np.asarray(np.where(small[labels], 1, mask).astype(np.uint8))
