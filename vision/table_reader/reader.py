@@ -25,7 +25,7 @@ from vision.calibration.table import STANDARD_TABLE, STANDARD_TILE, TableGeometr
 from vision.calibration.zones import STANDARD_DISTANCES, SeatDistances, ZoneBox, ZoneBoxes, zone_boxes
 from vision.classifier import OnnxTileClassifier, TileReading
 from vision.crops import crop_tile
-from vision.reading import SeatReading, SeenTile, TableReading, Zone
+from vision.reading import SeenTile, TableReading, Zone
 from vision.sources.frame import Frame
 from vision.table_reader.rows import SeatImage
 from vision.table_reader.seat_tiles import PARALLAX, FoundTile, find_seat_tiles
@@ -166,10 +166,6 @@ class TableReader:
             dora, ura = dead_wall.face_up, dead_wall.ura
         dora_occluded = not dora and any(w is None for w in walls)
         return TableReading(at, (seats[0], seats[1], seats[2], seats[3]), dora, ura, dora_occluded)
-
-
-def empty_reading(at: float) -> TableReading:
-    return TableReading(at, (SeatReading(), SeatReading(), SeatReading(), SeatReading()))
 
 
 def _frame_quad(tile: FoundTile, seat_to_frame: np.ndarray) -> np.ndarray:

@@ -21,6 +21,7 @@ import numpy as np
 
 from vision.find.seams import seam_profile
 
+_NOTCH_PX: Final = 7
 _RUN_COVER: Final = 0.5  # a column belongs to a run when this much of the band is tile
 _SIDE_DARKER: Final = 0.9  # a column this much darker than the run's faces is a tile's side
 _ROW_GAP_MM: Final = 1.5  # the usual gap between stacked rows
@@ -145,6 +146,10 @@ def cut_band(
         return []
     offset = columns.start or 0
     cover = sub_mask.mean(axis=0)
+    if sideways is not Alignment.OWNER:
+        # Symbols the felt's colour (a blue stroke on blue felt) leave notches across a face:
+        # close them along the row (not in melds, where a narrow gap parts two melds).
+        cover = cv2.morphologyEx(sub_mask, cv2.MORPH_CLOSE, np.ones((1, _NOTCH_PX), np.uint8)).mean(axis=0)
     occupied = np.concatenate([[False], cover >= _RUN_COVER, [False]])
     changes = np.flatnonzero(np.diff(occupied.astype(np.int8)))
     above = min(top, _LINES_ABOVE)
@@ -156,7 +161,12 @@ def cut_band(
     pieces: list[Piece] = []
     runs = [(int(a), int(b)) for a, b in zip(changes[::2], changes[1::2], strict=True)]
     for run_start, run_end in runs:
-        start, end = _trim_sides(sub_gray, sub_mask, run_start, run_end, scale)
+        # Melds lie where sides show widest (the table's edge); elsewhere a symbol-laden column
+        # must not pass for a side: judge it by its lightest part, its body between symbols.
+        # (A side shows up to ~8 mm wide at the table's edge, ~3 mm nearer the centre.)
+        melds = sideways is Alignment.OWNER
+        side_px = (10.0 if melds else 3.5) * scale.px_per_mm
+        start, end = _trim_sides(sub_gray, sub_mask, (run_start, run_end), side_px, 50 if melds else 90)
         if end - start < 0.6 * scale.width:
             continue
         profile = seam_profile(sub_gray[:, start:end], sub_mask[:, start:end] * 255)
@@ -289,16 +299,26 @@ def cut_run(profile: np.ndarray, cue: np.ndarray | None, scale: FaceScale) -> li
     return pieces[::-1]
 
 
-def _trim_sides(gray: np.ndarray, mask: np.ndarray, start: int, end: int, scale: FaceScale) -> tuple[int, int]:
-    """Drop columns at a run's ends that are as dark as a tile's side (faces are brighter)."""
+def _column_percentile(values: np.ndarray, keep: np.ndarray, level: float) -> np.ndarray:
+    """Each column's ``level`` percentile over its kept pixels (0 where none is kept), vectorised."""
+    ordered = np.sort(np.where(keep, values.astype(np.float32), -1.0), axis=0)  # the left-out sort first
+    kept = keep.sum(axis=0)
+    index = len(values) - kept + np.floor((np.maximum(kept, 1) - 1) * level / 100.0).astype(np.int64)
+    picked = np.take_along_axis(ordered, np.minimum(index, len(values) - 1)[None, :], axis=0)[0]
+    return np.where(kept > 0, picked, 0.0)
+
+
+def _trim_sides(
+    gray: np.ndarray, mask: np.ndarray, run: tuple[int, int], widest: float, level: float
+) -> tuple[int, int]:
+    """Drop columns at a run's ends that are as dark as a tile's side (faces are brighter);
+    a column's brightness is its ``level`` percentile; a side is at most ``widest`` pixels."""
+    start, end = run
     if end - start < 3:
         return start, end
-    # The median of a column is its body whether the symbols are darker (ivory tiles) or lighter (black ones).
-    shade = np.where(mask[:, start:end] > 0, gray[:, start:end], np.nan).astype(np.float32)
-    with np.errstate(all="ignore"):
-        bright = np.nan_to_num(np.nanmedian(shade, axis=0), nan=0.0)
+    bright = _column_percentile(gray[:, start:end], mask[:, start:end] > 0, level)
     reference = float(np.median(bright))
-    limit = round(10 * scale.px_per_mm)  # a side is never wider than this
+    limit = max(round(widest), 1)
     face = bright >= _SIDE_DARKER * reference
     first = int(np.argmax(face[:limit])) if face[:limit].any() else 0
     last = int(np.argmax(face[::-1][:limit])) if face[::-1][:limit].any() else 0

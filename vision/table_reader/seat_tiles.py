@@ -30,7 +30,7 @@ from vision.table_reader.seat_view import ViewGeometry
 PARALLAX: Final = 0.025
 _ADDED_GAP_MM: Final = 0.4
 _MELD_GAP: Final = 0.17  # faces further apart than this (tile widths) start a new meld; a meld's touch
-_ALIKE: Final = 0.6  # a face this much darker than its zone's usual one is not a face
+_ALIKE: Final = 0.45  # a face this much darker than its zone's usual one is not a face
 _SOLID: Final = 0.6  # the least part of a face's rectangle that must be tile
 _EDGE_SEARCH_MM: Final = 4.0  # a row's outer edge is looked for this far either side of its place
 
@@ -184,8 +184,12 @@ def _melds(seat: _Seat, box: ZoneBox) -> list[FoundTile]:
     found = []
     for index, group in enumerate(_meld_groups(pieces, seat.scale)):
         left, right = group[0].left, group[-1].right
-        for layout, turned_at in enumerate(_meld_layouts(len(group), right - left, seat.scale)):
-            way = _MeldWay(left, right, len(group), turned_at, index, layout)
+        # A group shorter than a meld has lost a tile to the cut (a called tile cut short): a
+        # meld of three is laid out over its span too.
+        counts = [len(group)] if len(group) >= 3 else [len(group), 3]
+        ways = [(count, turned_at) for count in counts for turned_at in _meld_layouts(count, right - left, seat.scale)]
+        for layout, (count, turned_at) in enumerate(ways):
+            way = _MeldWay(left, right, count, turned_at, index, layout)
             found += _laid_out(seat, band, way)
     return found
 
@@ -206,7 +210,33 @@ def _meld_groups(pieces: list[Piece], scale: FaceScale) -> list[list[Piece]]:
             groups[-1].append(piece)
         else:
             groups.append([piece])
-    return [meld for group in groups for meld in _split_run(group)]
+    return _join_short([meld for group in groups for meld in _split_run(group)], scale)
+
+
+def _join_short(groups: list[list[Piece]], scale: FaceScale) -> list[list[Piece]]:
+    """A meld has three or four tiles: a shorter group (a called tile cut short leaves a gap, a
+    face-down end looks apart) joins its nearer neighbour when that makes at most four; a lone
+    tile with no meld within a tile's width is no meld at all."""
+    joined = [list(group) for group in groups]
+    changed = True
+    while changed:
+        changed = False
+        for index, group in enumerate(joined):
+            if len(group) >= 3:
+                continue
+            options = []
+            if index > 0 and len(joined[index - 1]) + len(group) <= 4:
+                options.append((group[0].left - joined[index - 1][-1].right, index - 1))
+            if index + 1 < len(joined) and len(joined[index + 1]) + len(group) <= 4:
+                options.append((joined[index + 1][0].left - group[-1].right, index + 1))
+            if options:
+                gap, other = min(options)
+                if gap < scale.width:
+                    low, high = sorted((index, other))
+                    joined[low : high + 1] = [joined[low] + joined[high]]
+                    changed = True
+                    break
+    return [group for group in joined if len(group) > 1]
 
 
 def _split_run(group: list[Piece]) -> list[list[Piece]]:
@@ -240,10 +270,12 @@ def _meld_layouts(count: int, span: float, scale: FaceScale) -> list[int | None]
     """Where the sideways tile may be in a meld of ``count`` tiles spanning ``span`` pixels."""
     with_one = (count - 1) * scale.width + scale.height
     all_upright = count * scale.width
+    # Either is a called tile's short side from the other: some of that, and a little per tile.
+    tolerance = 0.6 * (scale.height - scale.width) + count * scale.px_per_mm
     layouts: list[int | None] = []
-    if abs(span - with_one) < 0.6 * (scale.height - scale.width) + count * scale.px_per_mm:
+    if abs(span - with_one) < tolerance:
         layouts += list(range(count))
-    if abs(span - all_upright) < 0.6 * (scale.height - scale.width) + count * scale.px_per_mm or not layouts:
+    if abs(span - all_upright) < tolerance or not layouts:
         layouts.append(None)
     return layouts
 

@@ -89,6 +89,10 @@ def surest_melds(tiles: Sequence[ReadTile]) -> list[ReadTile]:
 def _sureness(tiles: list[ReadTile]) -> float:
     """How sure the classifier is of a way of laying out a meld: its crops' mean log confidence."""
     in_row = [t for t in tiles if t.found.row == 0]
+    # A called or added tile is face up: a way that has a back there cannot be (a back reads the
+    # same any way up, so the classifier alone would not tell).
+    if any(t.found.piece.sideways and t.reading.face_down for t in tiles):
+        return -np.inf
     return float(np.mean([np.log(max(t.reading.confidence, 1e-6)) for t in in_row]))
 
 
