@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from vision.calibration.calibration import Calibration
+from vision.calibration.markers import TABLE_MARKER_MM
 from vision.calibration.table import STANDARD_TABLE, STANDARD_TILE, TableGeometry, TileSize
 from vision.calibration.zones import STANDARD_DISTANCES, SeatDistances, ZoneBox, ZoneBoxes, zone_boxes
 from vision.classifier import OnnxTileClassifier, TileReading
@@ -36,6 +37,7 @@ from vision.table_reader.tile_mask import view_mask
 log = logging.getLogger(__name__)
 
 _OCCLUDER_AREA: Final = 1.5  # tile faces' worth of not-felt where no tile lies, to call it an occluder
+_MARKER_SLACK_MM: Final = 2.0  # a marker's square is ignored this much wider: the calibration's error, blur
 
 
 @dataclass(frozen=True, eq=False)
@@ -62,6 +64,8 @@ class TableReader:
         tile: TileSize = STANDARD_TILE,
         geometry: TableGeometry = STANDARD_TABLE,
         distances: SeatDistances = STANDARD_DISTANCES,
+        *,
+        marker_mm: float = TABLE_MARKER_MM,
     ) -> None:
         self.calibration = calibration
         self.classifier = classifier
@@ -71,6 +75,11 @@ class TableReader:
         self.boxes = zone_boxes(tile, distances)
         self._seat_to_frame = tuple(self.view.seat_to_frame(seat) for seat in range(4))
         self._unseen = _unseen(calibration, self.view)
+        # The corner markers are not tiles: their squares are left out of the tile mask. They
+        # touch the melds at the table's corners, where a marker taken for a tile lengthens a
+        # meld or moves the row's outer edge.
+        reach = distances.meld_mm * (1 + PARALLAX) + _MARKER_SLACK_MM
+        self._not_tile = self._unseen | _marker_squares(calibration, self.view, marker_mm, reach)
         self._out_of_frame = tuple(
             _occluded_zones(self._unseen.astype(np.int32), seat, self.view, self.boxes, tile) for seat in range(4)
         )
@@ -114,8 +123,8 @@ class TableReader:
         view = warp_view(image, self.view)
         masks = view_mask(view, 0.3 * self.tile.width_mm * self.tile.height_mm * self.view.px_per_mm**2)
         # What the camera does not see is neither tile nor felt: no tiles there, and its zones are unseen.
-        masks.tiles[self._unseen] = 0
-        masks.raw[self._unseen] = 0
+        masks.tiles[self._not_tile] = 0
+        masks.raw[self._not_tile] = 0
         occluders = _occluder_labels(masks.tiles, self.view, self.tile, self.distances)
         finds = []
         for seat in range(4):
@@ -188,6 +197,26 @@ def _unseen(calibration: Calibration, view: ViewGeometry) -> np.ndarray:
     seen = np.zeros((view.side_px, view.side_px), np.uint8)
     cv2.fillConvexPoly(seen, np.round(outline * 4).astype(np.int32), 1, shift=2)
     return np.asarray(cv2.erode(seen, np.ones((5, 5), np.uint8)) == 0)
+
+
+def _marker_squares(calibration: Calibration, view: ViewGeometry, marker_mm: float, reach_mm: float) -> np.ndarray:
+    """Bool view mask of the corner markers' squares, centred on the calibration rectangle's
+    corners, less their part within ``reach_mm`` of the centre lines: there a corner meld's
+    top (seen further out than its footprint) covers the marker, and is tile."""
+    table = calibration.table
+    half = marker_mm / 2 + _MARKER_SLACK_MM
+    squares = np.zeros((view.side_px, view.side_px), np.uint8)
+    for x in (-table.width_mm / 2, table.width_mm / 2):
+        for y in (-table.depth_mm / 2, table.depth_mm / 2):
+            centre = np.array([x, y])
+            near = np.maximum(np.abs(centre) - half, reach_mm)
+            far = np.abs(centre) + half
+            low = np.where(centre < 0, -far, near)
+            high = np.where(centre < 0, -near, far)
+            start = np.floor((low + view.half_mm) * view.px_per_mm).astype(int)
+            stop = np.ceil((high + view.half_mm) * view.px_per_mm).astype(int)
+            squares[max(start[1], 0) : max(stop[1], 0), max(start[0], 0) : max(stop[0], 0)] = 1
+    return squares.astype(bool)
 
 
 def _felt_only_bands(tile: TileSize, distances: SeatDistances) -> tuple[ZoneBox, ...]:
