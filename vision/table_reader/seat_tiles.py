@@ -22,7 +22,16 @@ import numpy as np
 from vision.calibration.table import TileSize
 from vision.calibration.zones import SeatDistances, ZoneBox, ZoneBoxes
 from vision.reading import Zone
-from vision.table_reader.rows import Alignment, FaceScale, Piece, SeatImage, cut_band, outer_edge, stacked_rows
+from vision.table_reader.rows import (
+    Alignment,
+    FaceScale,
+    Piece,
+    SeatImage,
+    cut_band,
+    extent_runs,
+    outer_edge,
+    stacked_rows,
+)
 from vision.table_reader.seat_view import ViewGeometry
 
 #: A tile's top is seen this much bigger than its footprint, and this far out per mm from the
@@ -33,6 +42,7 @@ _MELD_GAP: Final = 0.17  # faces further apart than this (tile widths) start a n
 _ALIKE: Final = 0.45  # a face this much darker than its zone's usual one is not a face
 _SOLID: Final = 0.6  # the least part of a face's rectangle that must be tile
 _EDGE_SEARCH_MM: Final = 4.0  # a row's outer edge is looked for this far either side of its place
+_FIT_MM: Final = 2.0  # a meld way's mean misfit of its tiles' extents costs as much per this as e⁻¹ confidence
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +54,8 @@ class FoundTile:
     # to; the classifier's confidence over each way's crops picks the way (``structure``).
     meld: int = -1
     layout: int = -1
+    # Melds: how well the way's tiles' extents across the row fit it (0 perfectly, less worse).
+    fit: float = 0.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -156,7 +168,14 @@ def _outer_band(seat: _Seat, box: ZoneBox, outer_mm: float) -> tuple[slice, tupl
     """A one-row zone's columns and face band, from the row's outer edge near ``outer_mm``."""
     columns, lines = _slices(seat.geometry, box)
     edge_lines = _edge_lines(seat.geometry, outer_mm, lines)
-    bottom = outer_edge(seat.image.mask, columns, edge_lines, 0.5 * seat.scale.width)
+    # The corner markers' squares reach a little past the table's corners: outside the part of
+    # the markers that a corner meld's face covers (left in the mask), they are no tile, and the
+    # row's edge is measured inside them.
+    inside = seat.distances.meld_right_mm - seat.tile.width_mm
+    low, _ = seat.geometry.seat_px(np.array(-inside), np.array(0.0))
+    high, _ = seat.geometry.seat_px(np.array(inside), np.array(0.0))
+    edge_columns = slice(max(columns.start, round(float(low))), min(columns.stop, round(float(high))))
+    bottom = outer_edge(seat.image.mask, edge_columns, edge_lines, 0.5 * seat.scale.width)
     if bottom is None:
         return None
     return columns, (round(bottom - seat.scale.height), bottom)
@@ -297,17 +316,46 @@ def _laid_out(seat: _Seat, band: tuple[int, int], way: _MeldWay) -> list[FoundTi
     left, right, count, turned_at = way.left, way.right, way.count, way.turned_at
     lengths = [scale.height if i == turned_at else scale.width for i in range(count)]
     gap = max((right - left - sum(lengths)) / max(count - 1, 1), 0.0)
-    found = []
+    faces: list[tuple[Piece, Piece | None]] = []
     at = left
     for i, length in enumerate(lengths):
         face = _turned(Piece(at, at + length, float(band[0]), float(band[1]), i == turned_at), scale)
-        found.append(FoundTile(Zone.MELDS, 0, face, way.meld, way.layout))
-        if i == turned_at:
-            added = _added(seat, face)
-            if added is not None:
-                found.append(FoundTile(Zone.MELDS, 1, added, way.meld, way.layout))
+        faces.append((face, _added(seat, face) if i == turned_at else None))
         at += length + gap
+    fit = _fit(seat, band[1], faces)
+    found = []
+    for face, added in faces:
+        found.append(FoundTile(Zone.MELDS, 0, face, way.meld, way.layout, fit))
+        if added is not None:
+            found.append(FoundTile(Zone.MELDS, 1, added, way.meld, way.layout, fit))
     return found
+
+
+def _fit(seat: _Seat, bottom: int, faces: list[tuple[Piece, Piece | None]]) -> float:
+    """How well a way of laying out a meld fits how far its tiles reach in from the row's outer
+    edge: an upright face a tile's height, a called (sideways) one its width, its added tile's
+    width more, each plus the tile's side that shows on the centre side. The side is measured
+    on the way's upright tiles. A blank face (the white dragon) reads the same in every way: this
+    tells where the called tile lies when the classifier cannot."""
+    scale = seat.scale
+    s = scale.px_per_mm
+    reach = round(2 * scale.width + (_ADDED_GAP_MM + 12.0) * s)
+    runs = extent_runs(seat.image.mask, bottom, slice(None), reach)
+    extents, expected = [], []
+    for face, added in faces:
+        quarter = 0.25 * (face.right - face.left)
+        columns = runs[max(round(face.left + quarter), 0) : max(round(face.right - quarter), 1)]
+        if not columns.size:
+            return 0.0
+        extents.append(float(np.median(columns)))
+        across = face.bottom - face.top
+        if added is not None:
+            across += added.bottom - added.top + _ADDED_GAP_MM * s
+        expected.append(across)
+    upright = [e - x for e, x, (face, _) in zip(extents, expected, faces, strict=True) if not face.sideways]
+    side = float(np.clip(np.median(upright), 0.0, 12.0 * s)) if upright else 0.0
+    misfit = np.mean([abs(e - x - side) for e, x in zip(extents, expected, strict=True)])
+    return -float(misfit) / (_FIT_MM * s)
 
 
 def _added(seat: _Seat, turned: Piece) -> Piece | None:
