@@ -38,6 +38,8 @@ from vision.table_reader.seat_view import ViewGeometry
 #: point below the camera (a 16 mm tall tile under a lens 0.65-1 m up): search bands reach out by it.
 PARALLAX: Final = 0.025
 _ADDED_GAP_MM: Final = 0.4
+_CORNER_SIDE_MM: Final = 8.0  # the widest a tile's side shows along a meld's row, at the table's corners
+_TILE_GAP_MM: Final = 1.0  # the widest gap between two tiles of one meld
 _MELD_GAP: Final = 0.17  # faces further apart than this (tile widths) start a new meld; a meld's touch
 _ALIKE: Final = 0.45  # a face this much darker than its zone's usual one is not a face
 _SOLID: Final = 0.6  # the least part of a face's rectangle that must be tile
@@ -229,7 +231,47 @@ def _meld_groups(pieces: list[Piece], scale: FaceScale) -> list[list[Piece]]:
             groups[-1].append(piece)
         else:
             groups.append([piece])
-    return _join_short([meld for group in groups for meld in _split_run(group)], scale)
+    return _join_short([meld for group in _chains(groups, scale) for meld in _split_run(group)], scale)
+
+
+def _chains(groups: list[list[Piece]], scale: FaceScale) -> list[list[Piece]]:
+    """Runs of tiles less than a tile's width apart, joined where they cannot be melds as they
+    stand (a meld of three has its called tile sideways; no meld has two) and can be split into
+    melds that can: at the table's edge a tile's side hides the gap between two melds, while a
+    gap the blur widened may part one."""
+    if all(_can_be_meld(group) for group in groups):
+        return groups
+    chains: list[list[Piece]] = []
+    for group in groups:
+        if chains and group[0].left - chains[-1][-1].right < scale.width:
+            chains[-1] = chains[-1] + group
+        else:
+            chains.append(list(group))
+    result: list[list[Piece]] = []
+    for chain in chains:
+        split = _split_into_melds(chain)
+        result += split if split is not None else [g for g in groups if g[0] in chain]
+    return result
+
+
+def _can_be_meld(group: list[Piece]) -> bool:
+    sideways = sum(piece.sideways for piece in group)
+    return (len(group) == 3 and sideways == 1) or (len(group) == 4 and sideways <= 1)
+
+
+def _split_into_melds(chain: list[Piece]) -> list[list[Piece]] | None:
+    """The chain cut into melds that can all be, at its widest gaps; ``None`` if no cut can."""
+    gaps = [b.left - a.right for a, b in itertools.pairwise(chain)]
+    best: tuple[float, list[list[Piece]]] | None = None
+    for sizes in _compositions(len(chain)):
+        bounds = [0, *itertools.accumulate(sizes)]
+        melds = [chain[a:b] for a, b in itertools.pairwise(bounds)]
+        if not all(_can_be_meld(meld) for meld in melds):
+            continue
+        score = min((gaps[cut - 1] for cut in bounds[1:-1]), default=np.inf)
+        if best is None or score > best[0]:
+            best = (score, melds)
+    return best[1] if best is not None else None
 
 
 def _join_short(groups: list[list[Piece]], scale: FaceScale) -> list[list[Piece]]:
@@ -291,10 +333,12 @@ def _meld_layouts(count: int, span: float, scale: FaceScale) -> list[int | None]
     all_upright = count * scale.width
     # Either is a called tile's short side from the other: some of that, and a little per tile.
     tolerance = 0.6 * (scale.height - scale.width) + count * scale.px_per_mm
+    # At the table's corners a tile's side shows along the row too: a run may be that much longer.
+    side = _CORNER_SIDE_MM * scale.px_per_mm
     layouts: list[int | None] = []
-    if abs(span - with_one) < tolerance:
+    if -tolerance < span - with_one < tolerance + side:
         layouts += list(range(count))
-    if abs(span - all_upright) < tolerance or not layouts:
+    if -tolerance < span - all_upright < tolerance + side or not layouts:
         layouts.append(None)
     return layouts
 
@@ -315,9 +359,12 @@ def _laid_out(seat: _Seat, band: tuple[int, int], way: _MeldWay) -> list[FoundTi
     scale = seat.scale
     left, right, count, turned_at = way.left, way.right, way.count, way.turned_at
     lengths = [scale.height if i == turned_at else scale.width for i in range(count)]
-    gap = max((right - left - sum(lengths)) / max(count - 1, 1), 0.0)
+    spare = max(right - left - sum(lengths), 0.0)
+    gap = min(spare / max(count - 1, 1), _TILE_GAP_MM * scale.px_per_mm)
+    # Spare length beyond tiles lying close is a tile's side, shown on the centre side.
+    side = spare - gap * (count - 1)
     faces: list[tuple[Piece, Piece | None]] = []
-    at = left
+    at = left + side if (left + right) / 2 > seat.centre_u else left
     for i, length in enumerate(lengths):
         face = _turned(Piece(at, at + length, float(band[0]), float(band[1]), i == turned_at), scale)
         faces.append((face, _added(seat, face) if i == turned_at else None))
