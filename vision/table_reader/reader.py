@@ -14,7 +14,7 @@ reported occluded (its content left out) rather than read short.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 import cv2
@@ -28,7 +28,7 @@ from vision.classifier import OnnxTileClassifier, TileReading
 from vision.crops import crop_tile
 from vision.reading import SeenTile, TableReading, Zone
 from vision.sources.frame import Frame
-from vision.table_reader.rows import SeatImage
+from vision.table_reader.rows import Piece, SeatImage
 from vision.table_reader.seat_tiles import PARALLAX, FoundTile, find_seat_tiles
 from vision.table_reader.seat_view import ViewGeometry, seat_image, view_geometry, warp_view
 from vision.table_reader.structure import ReadTile, seat_reading, surest_melds, wall_reading
@@ -37,6 +37,8 @@ from vision.table_reader.tile_mask import view_mask
 log = logging.getLogger(__name__)
 
 _OCCLUDER_AREA: Final = 1.5  # tile faces' worth of not-felt where no tile lies, to call it an occluder
+_UNSURE_POND: Final = 0.5  # a pond face read less surely than this is also tried the other way
+_SURER: Final = 2.0  # ... and turned if the classifier is this many times surer of that
 _MARKER_SLACK_MM: Final = 2.0  # a marker's square is ignored this much wider: the calibration's error, blur
 
 
@@ -155,7 +157,38 @@ class TableReader:
         crops = np.stack([crop_tile(image, quad) for quad in quads])
         readings = self.classifier.classify(crops)
         found = [tile for find in finds for tile in find.tiles]
-        return [ReadTile(tile, reading) for tile, reading in zip(found, readings, strict=True)]
+        seats = [find.seat for find in finds for _ in find.tiles]
+        return self._turned_if_surer(image, seats, [ReadTile(t, r) for t, r in zip(found, readings, strict=True)])
+
+    def _turned_if_surer(self, image: np.ndarray, seats: list[int], tiles: list[ReadTile]) -> list[ReadTile]:
+        """A pond face the classifier is unsure of may have been cut the wrong way (a riichi tile
+        alone in its row, where the rows' spacing misplaces its band): its other way is classified
+        too, and kept if the classifier is much surer of it."""
+        width = self.tile.width_mm * self.view.px_per_mm
+        height = self.tile.height_mm * self.view.px_per_mm
+        unsure = [i for i, t in enumerate(tiles) if t.found.zone == Zone.POND and t.reading.confidence < _UNSURE_POND]
+        if not unsure:
+            return tiles
+        others: list[tuple[int, FoundTile]] = []
+        for i in unsure:
+            piece = tiles[i].found.piece
+            middle = piece.centre_u
+            if piece.sideways:
+                turned = [Piece(middle - width / 2, middle + width / 2, piece.top, piece.top + height, False)]
+            else:
+                # Against the row's centre side, or its outer side (where the band was misplaced).
+                turned = [
+                    Piece(middle - height / 2, middle + height / 2, top, top + width, True)
+                    for top in (piece.top, piece.bottom - width)
+                ]
+            others += [(i, replace(tiles[i].found, piece=other)) for other in turned]
+        quads = [_frame_quad(tile, self._seat_to_frame[seats[i]]) for i, tile in others]
+        readings = self.classifier.classify(np.stack([crop_tile(image, quad) for quad in quads]))
+        result = list(tiles)
+        for (i, tile), reading in zip(others, readings, strict=True):
+            if reading.confidence > max(_SURER * result[i].reading.confidence, _UNSURE_POND):
+                result[i] = ReadTile(tile, reading)
+        return result
 
     def _assemble(self, finds: list[_SeatFind], readings: list[ReadTile], at: float) -> TableReading:
         width = self.tile.width_mm * self.view.px_per_mm
