@@ -48,7 +48,7 @@ PipelineBuilder = Callable[[RenderedGameSource, Calibration], ObservationSource]
 
 @dataclass(frozen=True, slots=True)
 class WorldOptions:
-    frames_per_scene: int = 3  # the tracker confirms a change after two frames
+    frames_per_scene: int = 2  # the tracker confirms a change after two frames
     board_settle_s: float = 2.0  # the longest a scene that moves the board waits for the link's reading
     hand_started: bool = False  # the referee posts HandStarted at a cleared table (the tracker does)
 

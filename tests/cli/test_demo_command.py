@@ -172,6 +172,17 @@ def test_the_rendered_camera_plays_a_short_game_through_the_cli(monkeypatch, cap
     assert out.strip().endswith("1 games, 1 hands, 0 mismatches")
 
 
+def test_the_rendered_camera_referees_a_short_game_through_the_real_vision_pipeline(capsys, tmp_path):
+    """No stand-ins: the rendered frames calibrated from their markers, read by the table reader
+    (the shipped classifier), tracked and refereed; the referee's result is the log's."""
+    from tests.runtime.test_demo_world import short_log
+
+    log = short_log(tmp_path, 1)
+    assert main(["demo", "--fast", "--headless", "--check", "--log", str(log)]) == 0
+    out, _ = capsys.readouterr()
+    assert out.strip().endswith("1 games, 1 hands, 0 mismatches")
+
+
 def test_without_the_vision_pipeline_the_rendered_camera_is_one_line_and_exit_2(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "vision.pipeline", None)  # as in a build without it
     assert main(["demo", "--fast", "--headless"]) == 2

@@ -64,8 +64,8 @@ def test_two_hands_rendered_read_and_refereed_match_the_log(tmp_path, caplog):
     check = check_against_log(final, read_log(log)[0])
     assert check.summary == "1 games, 2 hands, 0 mismatches", check.mismatches
     assert world.world.ended
-    # Every scene was shown its three frames: nothing skipped however fast the reader.
-    assert world.pipeline.frames_read == 3 * len(world.world.scenes)
+    # Every scene was shown all its frames: nothing skipped however fast the reader.
+    assert world.pipeline.frames_read == WorldOptions().frames_per_scene * len(world.world.scenes)
     said = [a.kind.value for u in heard.updates for a in u.announcements]
     assert "wall_disagrees" not in said, said
     assert "deposit_disagrees" not in said, said

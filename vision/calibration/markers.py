@@ -9,6 +9,7 @@ marker may be turned any way when taped down.
 from __future__ import annotations
 
 import logging
+from typing import Final
 
 import cv2
 import numpy as np
@@ -20,6 +21,9 @@ log = logging.getLogger(__name__)
 MARKER_DICTIONARY = cv2.aruco.DICT_4X4_50
 DICTIONARY_NAME = "DICT_4X4_50"
 CORNER_MARKER_IDS = tuple(corner.value for corner in TableCorner)
+#: The side of a corner marker on the table (its white border included): centred on the
+#: calibration rectangle's corner, 40 mm stays clear of the melds laid along the table's edge.
+TABLE_MARKER_MM: Final = 40.0
 
 _A4_MM = (210.0, 297.0)
 _SHEET_CELL = {

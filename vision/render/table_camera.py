@@ -19,11 +19,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.calibration.markers import draw_marker
+from vision.calibration.markers import TABLE_MARKER_MM, draw_marker
 from vision.calibration.table import STANDARD_TABLE, TableCorner, TableGeometry
 from vision.labels import BACK_LABEL
 from vision.render.camera import Camera, overhead_camera
-from vision.render.drawing import draw_tile, felt_image, project_prism
+from vision.render.drawing import draw_tile, project_prism
 from vision.render.layout import TableLayout
 from vision.render.placement import PlacedTile, place_tiles
 from vision.tile_art import ArtStyle, TileArt, load_tile_art
@@ -43,7 +43,7 @@ class TableCameraOptions:
     height_mm: float = 900.0
     tilt_deg: tuple[float, float] = (2.5, -1.5)  # a mount is never quite level
     yaw_deg: float = 0.0  # seat 0 at the bottom of the image
-    marker_mm: float = 40.0  # printed marker with its white border, centred on the table's corner
+    marker_mm: float = TABLE_MARKER_MM  # printed marker with its white border, centred on the table's corner
     felt_hue: float = 60.0
     back_hue: int = 10
     style: ArtStyle = ArtStyle.REGULAR
@@ -172,7 +172,7 @@ class TableCamera:
     def _draw_background(self, table: TableGeometry, rng: np.random.Generator) -> np.ndarray:
         options = self.options
         width, height = options.size
-        image = felt_image(options.size, options.felt_hue, rng)
+        image = _felt(options.size, options.felt_hue, rng)
         # The lamp's fall-off, fixed: brighter in the middle of the table.
         ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
         falloff = 1.0 - 0.25 * (((xs - width / 2) / width) ** 2 + ((ys - height / 2) / height) ** 2)
@@ -196,6 +196,18 @@ class TableCamera:
         shape = (height + _NOISE_SLACK_PX, width + _NOISE_SLACK_PX, 3)
         grain = rng.normal(0.0, self.options.noise_sigma, shape).astype(np.float32)
         return np.clip(grain, 0, 255).astype(np.uint8), np.clip(-grain, 0, 255).astype(np.uint8)
+
+
+def _felt(size: tuple[int, int], hue: float, rng: np.random.Generator) -> np.ndarray:
+    """Baize as a camera sees it: one colour, its light varying a little and smoothly (the cloth's
+    lie) and a fine fibre grain. Light changes scale all three channels together, as real light
+    does: an added grey blotch would change the felt's chromaticity, which no cloth under a lamp does."""
+    width, height = size
+    hsv = np.array([[[hue, rng.uniform(90, 220), rng.uniform(70, 150)]]], np.uint8)
+    colour = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
+    lie = cv2.resize(rng.normal(0.0, 0.02, (height // 160 + 2, width // 160 + 2)).astype(np.float32), (width, height))
+    grain = rng.normal(0.0, 0.015, (height, width)).astype(np.float32)
+    return np.asarray(colour[None, None, :] * (1.0 + lie + grain)[..., None])
 
 
 def _shifted(camera: Camera, x0: int, y0: int, size: tuple[int, int]) -> Camera:

@@ -14,20 +14,21 @@ reported occluded (its content left out) rather than read short.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 import cv2
 import numpy as np
 
 from vision.calibration.calibration import Calibration
+from vision.calibration.markers import TABLE_MARKER_MM
 from vision.calibration.table import STANDARD_TABLE, STANDARD_TILE, TableGeometry, TileSize
 from vision.calibration.zones import STANDARD_DISTANCES, SeatDistances, ZoneBox, ZoneBoxes, zone_boxes
 from vision.classifier import OnnxTileClassifier, TileReading
 from vision.crops import crop_tile
 from vision.reading import SeenTile, TableReading, Zone
 from vision.sources.frame import Frame
-from vision.table_reader.rows import SeatImage
+from vision.table_reader.rows import Piece, SeatImage
 from vision.table_reader.seat_tiles import PARALLAX, FoundTile, find_seat_tiles
 from vision.table_reader.seat_view import ViewGeometry, seat_image, view_geometry, warp_view
 from vision.table_reader.structure import ReadTile, seat_reading, surest_melds, wall_reading
@@ -36,6 +37,9 @@ from vision.table_reader.tile_mask import view_mask
 log = logging.getLogger(__name__)
 
 _OCCLUDER_AREA: Final = 1.5  # tile faces' worth of not-felt where no tile lies, to call it an occluder
+_UNSURE_POND: Final = 0.5  # a pond face read less surely than this is also tried the other way
+_SURER: Final = 2.0  # ... and turned if the classifier is this many times surer of that
+_MARKER_SLACK_MM: Final = 2.0  # a marker's square is ignored this much wider: the calibration's error, blur
 
 
 @dataclass(frozen=True, eq=False)
@@ -62,6 +66,8 @@ class TableReader:
         tile: TileSize = STANDARD_TILE,
         geometry: TableGeometry = STANDARD_TABLE,
         distances: SeatDistances = STANDARD_DISTANCES,
+        *,
+        marker_mm: float = TABLE_MARKER_MM,
     ) -> None:
         self.calibration = calibration
         self.classifier = classifier
@@ -71,6 +77,11 @@ class TableReader:
         self.boxes = zone_boxes(tile, distances)
         self._seat_to_frame = tuple(self.view.seat_to_frame(seat) for seat in range(4))
         self._unseen = _unseen(calibration, self.view)
+        # The corner markers are not tiles: their squares are left out of the tile mask. They
+        # touch the melds at the table's corners, where a marker taken for a tile lengthens a
+        # meld or moves the row's outer edge.
+        reach = distances.meld_mm * (1 + PARALLAX) + _MARKER_SLACK_MM
+        self._not_tile = self._unseen | _marker_squares(calibration, self.view, marker_mm, reach)
         self._out_of_frame = tuple(
             _occluded_zones(self._unseen.astype(np.int32), seat, self.view, self.boxes, tile) for seat in range(4)
         )
@@ -114,8 +125,8 @@ class TableReader:
         view = warp_view(image, self.view)
         masks = view_mask(view, 0.3 * self.tile.width_mm * self.tile.height_mm * self.view.px_per_mm**2)
         # What the camera does not see is neither tile nor felt: no tiles there, and its zones are unseen.
-        masks.tiles[self._unseen] = 0
-        masks.raw[self._unseen] = 0
+        masks.tiles[self._not_tile] = 0
+        masks.raw[self._not_tile] = 0
         occluders = _occluder_labels(masks.tiles, self.view, self.tile, self.distances)
         finds = []
         for seat in range(4):
@@ -146,7 +157,38 @@ class TableReader:
         crops = np.stack([crop_tile(image, quad) for quad in quads])
         readings = self.classifier.classify(crops)
         found = [tile for find in finds for tile in find.tiles]
-        return [ReadTile(tile, reading) for tile, reading in zip(found, readings, strict=True)]
+        seats = [find.seat for find in finds for _ in find.tiles]
+        return self._turned_if_surer(image, seats, [ReadTile(t, r) for t, r in zip(found, readings, strict=True)])
+
+    def _turned_if_surer(self, image: np.ndarray, seats: list[int], tiles: list[ReadTile]) -> list[ReadTile]:
+        """A pond face the classifier is unsure of may have been cut the wrong way (a riichi tile
+        alone in its row, where the rows' spacing misplaces its band): its other way is classified
+        too, and kept if the classifier is much surer of it."""
+        width = self.tile.width_mm * self.view.px_per_mm
+        height = self.tile.height_mm * self.view.px_per_mm
+        unsure = [i for i, t in enumerate(tiles) if t.found.zone == Zone.POND and t.reading.confidence < _UNSURE_POND]
+        if not unsure:
+            return tiles
+        others: list[tuple[int, FoundTile]] = []
+        for i in unsure:
+            piece = tiles[i].found.piece
+            middle = piece.centre_u
+            if piece.sideways:
+                turned = [Piece(middle - width / 2, middle + width / 2, piece.top, piece.top + height, False)]
+            else:
+                # Against the row's centre side, or its outer side (where the band was misplaced).
+                turned = [
+                    Piece(middle - height / 2, middle + height / 2, top, top + width, True)
+                    for top in (piece.top, piece.bottom - width)
+                ]
+            others += [(i, replace(tiles[i].found, piece=other)) for other in turned]
+        quads = [_frame_quad(tile, self._seat_to_frame[seats[i]]) for i, tile in others]
+        readings = self.classifier.classify(np.stack([crop_tile(image, quad) for quad in quads]))
+        result = list(tiles)
+        for (i, tile), reading in zip(others, readings, strict=True):
+            if reading.confidence > max(_SURER * result[i].reading.confidence, _UNSURE_POND):
+                result[i] = ReadTile(tile, reading)
+        return result
 
     def _assemble(self, finds: list[_SeatFind], readings: list[ReadTile], at: float) -> TableReading:
         width = self.tile.width_mm * self.view.px_per_mm
@@ -188,6 +230,26 @@ def _unseen(calibration: Calibration, view: ViewGeometry) -> np.ndarray:
     seen = np.zeros((view.side_px, view.side_px), np.uint8)
     cv2.fillConvexPoly(seen, np.round(outline * 4).astype(np.int32), 1, shift=2)
     return np.asarray(cv2.erode(seen, np.ones((5, 5), np.uint8)) == 0)
+
+
+def _marker_squares(calibration: Calibration, view: ViewGeometry, marker_mm: float, reach_mm: float) -> np.ndarray:
+    """Bool view mask of the corner markers' squares, centred on the calibration rectangle's
+    corners, less their part within ``reach_mm`` of the centre lines: there a corner meld's
+    top (seen further out than its footprint) covers the marker, and is tile."""
+    table = calibration.table
+    half = marker_mm / 2 + _MARKER_SLACK_MM
+    squares = np.zeros((view.side_px, view.side_px), np.uint8)
+    for x in (-table.width_mm / 2, table.width_mm / 2):
+        for y in (-table.depth_mm / 2, table.depth_mm / 2):
+            centre = np.array([x, y])
+            near = np.maximum(np.abs(centre) - half, reach_mm)
+            far = np.abs(centre) + half
+            low = np.where(centre < 0, -far, near)
+            high = np.where(centre < 0, -near, far)
+            start = np.floor((low + view.half_mm) * view.px_per_mm).astype(int)
+            stop = np.ceil((high + view.half_mm) * view.px_per_mm).astype(int)
+            squares[max(start[1], 0) : max(stop[1], 0), max(start[0], 0) : max(stop[0], 0)] = 1
+    return squares.astype(bool)
 
 
 def _felt_only_bands(tile: TileSize, distances: SeatDistances) -> tuple[ZoneBox, ...]:

@@ -22,6 +22,7 @@ import numpy as np
 from vision.find.seams import seam_profile
 
 _NOTCH_PX: Final = 7
+_EDGE_LINES: Final = 4
 _RUN_COVER: Final = 0.5  # a column belongs to a run when this much of the band is tile
 _SIDE_DARKER: Final = 0.9  # a column this much darker than the run's faces is a tile's side
 _ROW_GAP_MM: Final = 1.5  # the usual gap between stacked rows
@@ -159,6 +160,8 @@ def cut_band(
         if sideways is not None
         else None
     )
+    if cue is not None and sideways is Alignment.OWNER:
+        cue = np.clip(cue + 2.0 * _extent_cue(mask, bottom, columns, scale), -1.0, 1.0)
     pieces: list[Piece] = []
     runs = [(int(a), int(b)) for a, b in zip(changes[::2], changes[1::2], strict=True)]
     for run_start, run_end in runs:
@@ -212,6 +215,32 @@ def _sideways_cue(gray: np.ndarray, mask: np.ndarray, scale: FaceScale, alignmen
     sideways_edge = _face_edge(smooth, depth - round(scale.width))
     upright_edge = _face_edge(smooth, rows_above)
     return np.asarray(np.clip((sideways_edge - upright_edge) / 30.0, -1.0, 1.0), np.float32)
+
+
+def extent_runs(mask: np.ndarray, bottom: int, columns: slice, reach: int) -> np.ndarray:
+    """Per column, how many lines of tile run in from ``bottom`` (towards the centre, at most
+    ``reach``); a line or two of edge blur between a face and its side is closed."""
+    window = mask[max(bottom - reach, 0) : bottom, columns]
+    closed = cv2.morphologyEx(window, cv2.MORPH_CLOSE, np.ones((5, 1), np.uint8))[::-1].copy()
+    # The row's edge is where most columns end: a column's own edge may lie a few lines short of it.
+    closed[:_EDGE_LINES] = closed[:_EDGE_LINES].max(axis=0)
+    return np.asarray(np.cumprod(closed, axis=0).sum(axis=0), np.float32)
+
+
+def _extent_cue(mask: np.ndarray, bottom: int, columns: slice, scale: FaceScale) -> np.ndarray:
+    """Per column, -1..1: a meld's tile reaches in from the row's outer edge a face's height
+    (upright) or width (sideways), plus its side that shows on the centre side: at the table's
+    edge the side may fill the part of the band a sideways face leaves, but not reach past it.
+    The side's depth is taken from the row's usual column (most of a meld's tiles are upright);
+    a column reaching well past an upright tile holds an added kan's tile over a sideways one."""
+    runs = extent_runs(mask, bottom, columns, round(2.5 * scale.height))
+    tiled = runs[runs > 0.5 * scale.width]
+    if tiled.size == 0:
+        return np.zeros(len(runs), np.float32)
+    upright = max(float(np.median(tiled)), scale.height)
+    half = (scale.height - scale.width) / 2
+    cue = np.clip((upright - half - runs) / half, -1.0, 1.0)
+    return np.asarray(np.where(runs > upright + 0.6 * scale.width, 1.0, cue), np.float32)
 
 
 def _face_edge(smooth: np.ndarray, line: int) -> np.ndarray:

@@ -22,17 +22,29 @@ import numpy as np
 from vision.calibration.table import TileSize
 from vision.calibration.zones import SeatDistances, ZoneBox, ZoneBoxes
 from vision.reading import Zone
-from vision.table_reader.rows import Alignment, FaceScale, Piece, SeatImage, cut_band, outer_edge, stacked_rows
+from vision.table_reader.rows import (
+    Alignment,
+    FaceScale,
+    Piece,
+    SeatImage,
+    cut_band,
+    extent_runs,
+    outer_edge,
+    stacked_rows,
+)
 from vision.table_reader.seat_view import ViewGeometry
 
 #: A tile's top is seen this much bigger than its footprint, and this far out per mm from the
 #: point below the camera (a 16 mm tall tile under a lens 0.65-1 m up): search bands reach out by it.
 PARALLAX: Final = 0.025
 _ADDED_GAP_MM: Final = 0.4
+_CORNER_SIDE_MM: Final = 8.0  # the widest a tile's side shows along a meld's row, at the table's corners
+_TILE_GAP_MM: Final = 1.0  # the widest gap between two tiles of one meld
 _MELD_GAP: Final = 0.17  # faces further apart than this (tile widths) start a new meld; a meld's touch
 _ALIKE: Final = 0.45  # a face this much darker than its zone's usual one is not a face
 _SOLID: Final = 0.6  # the least part of a face's rectangle that must be tile
 _EDGE_SEARCH_MM: Final = 4.0  # a row's outer edge is looked for this far either side of its place
+_FIT_MM: Final = 2.0  # a meld way's mean misfit of its tiles' extents costs as much per this as e⁻¹ confidence
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +56,8 @@ class FoundTile:
     # to; the classifier's confidence over each way's crops picks the way (``structure``).
     meld: int = -1
     layout: int = -1
+    # Melds: how well the way's tiles' extents across the row fit it (0 perfectly, less worse).
+    fit: float = 0.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -160,7 +174,14 @@ def _outer_band(seat: _Seat, box: ZoneBox, outer_mm: float) -> tuple[slice, tupl
     """A one-row zone's columns and face band, from the row's outer edge near ``outer_mm``."""
     columns, lines = _slices(seat.geometry, box)
     edge_lines = _edge_lines(seat.geometry, outer_mm, lines)
-    bottom = outer_edge(seat.image.mask, columns, edge_lines, 0.5 * seat.scale.width)
+    # The corner markers' squares reach a little past the table's corners: outside the part of
+    # the markers that a corner meld's face covers (left in the mask), they are no tile, and the
+    # row's edge is measured inside them.
+    inside = seat.distances.meld_right_mm - seat.tile.width_mm
+    low, _ = seat.geometry.seat_px(np.array(-inside), np.array(0.0))
+    high, _ = seat.geometry.seat_px(np.array(inside), np.array(0.0))
+    edge_columns = slice(max(columns.start, round(float(low))), min(columns.stop, round(float(high))))
+    bottom = outer_edge(seat.image.mask, edge_columns, edge_lines, 0.5 * seat.scale.width)
     if bottom is None:
         return None
     return columns, (round(bottom - seat.scale.height), bottom)
@@ -219,7 +240,47 @@ def _meld_groups(pieces: list[Piece], scale: FaceScale) -> list[list[Piece]]:
             groups[-1].append(piece)
         else:
             groups.append([piece])
-    return _join_short([meld for group in groups for meld in _split_run(group)], scale)
+    return _join_short([meld for group in _chains(groups, scale) for meld in _split_run(group)], scale)
+
+
+def _chains(groups: list[list[Piece]], scale: FaceScale) -> list[list[Piece]]:
+    """Runs of tiles less than a tile's width apart, joined where they cannot be melds as they
+    stand (a meld of three has its called tile sideways; no meld has two) and can be split into
+    melds that can: at the table's edge a tile's side hides the gap between two melds, while a
+    gap the blur widened may part one."""
+    if all(_can_be_meld(group) for group in groups):
+        return groups
+    chains: list[list[Piece]] = []
+    for group in groups:
+        if chains and group[0].left - chains[-1][-1].right < scale.width:
+            chains[-1] = chains[-1] + group
+        else:
+            chains.append(list(group))
+    result: list[list[Piece]] = []
+    for chain in chains:
+        split = _split_into_melds(chain)
+        result += split if split is not None else [g for g in groups if g[0] in chain]
+    return result
+
+
+def _can_be_meld(group: list[Piece]) -> bool:
+    sideways = sum(piece.sideways for piece in group)
+    return (len(group) == 3 and sideways == 1) or (len(group) == 4 and sideways <= 1)
+
+
+def _split_into_melds(chain: list[Piece]) -> list[list[Piece]] | None:
+    """The chain cut into melds that can all be, at its widest gaps; ``None`` if no cut can."""
+    gaps = [b.left - a.right for a, b in itertools.pairwise(chain)]
+    best: tuple[float, list[list[Piece]]] | None = None
+    for sizes in _compositions(len(chain)):
+        bounds = [0, *itertools.accumulate(sizes)]
+        melds = [chain[a:b] for a, b in itertools.pairwise(bounds)]
+        if not all(_can_be_meld(meld) for meld in melds):
+            continue
+        score = min((gaps[cut - 1] for cut in bounds[1:-1]), default=np.inf)
+        if best is None or score > best[0]:
+            best = (score, melds)
+    return best[1] if best is not None else None
 
 
 def _join_short(groups: list[list[Piece]], scale: FaceScale) -> list[list[Piece]]:
@@ -281,10 +342,12 @@ def _meld_layouts(count: int, span: float, scale: FaceScale) -> list[int | None]
     all_upright = count * scale.width
     # Either is a called tile's short side from the other: some of that, and a little per tile.
     tolerance = 0.6 * (scale.height - scale.width) + count * scale.px_per_mm
+    # At the table's corners a tile's side shows along the row too: a run may be that much longer.
+    side = _CORNER_SIDE_MM * scale.px_per_mm
     layouts: list[int | None] = []
-    if abs(span - with_one) < tolerance:
+    if -tolerance < span - with_one < tolerance + side:
         layouts += list(range(count))
-    if abs(span - all_upright) < tolerance or not layouts:
+    if -tolerance < span - all_upright < tolerance + side or not layouts:
         layouts.append(None)
     return layouts
 
@@ -305,18 +368,50 @@ def _laid_out(seat: _Seat, band: tuple[int, int], way: _MeldWay) -> list[FoundTi
     scale = seat.scale
     left, right, count, turned_at = way.left, way.right, way.count, way.turned_at
     lengths = [scale.height if i == turned_at else scale.width for i in range(count)]
-    gap = max((right - left - sum(lengths)) / max(count - 1, 1), 0.0)
-    found = []
-    at = left
+    spare = max(right - left - sum(lengths), 0.0)
+    gap = min(spare / max(count - 1, 1), _TILE_GAP_MM * scale.px_per_mm)
+    # Spare length beyond tiles lying close is a tile's side, shown on the centre side.
+    side = spare - gap * (count - 1)
+    faces: list[tuple[Piece, Piece | None]] = []
+    at = left + side if (left + right) / 2 > seat.centre_u else left
     for i, length in enumerate(lengths):
         face = _turned(Piece(at, at + length, float(band[0]), float(band[1]), i == turned_at), scale)
-        found.append(FoundTile(Zone.MELDS, 0, face, way.meld, way.layout))
-        if i == turned_at:
-            added = _added(seat, face)
-            if added is not None:
-                found.append(FoundTile(Zone.MELDS, 1, added, way.meld, way.layout))
+        faces.append((face, _added(seat, face) if i == turned_at else None))
         at += length + gap
+    fit = _fit(seat, band[1], faces)
+    found = []
+    for face, added in faces:
+        found.append(FoundTile(Zone.MELDS, 0, face, way.meld, way.layout, fit))
+        if added is not None:
+            found.append(FoundTile(Zone.MELDS, 1, added, way.meld, way.layout, fit))
     return found
+
+
+def _fit(seat: _Seat, bottom: int, faces: list[tuple[Piece, Piece | None]]) -> float:
+    """How well a way of laying out a meld fits how far its tiles reach in from the row's outer
+    edge: an upright face a tile's height, a called (sideways) one its width, its added tile's
+    width more, each plus the tile's side that shows on the centre side. The side is measured
+    on the way's upright tiles. A blank face (the white dragon) reads the same in every way: this
+    tells where the called tile lies when the classifier cannot."""
+    scale = seat.scale
+    s = scale.px_per_mm
+    reach = round(2 * scale.width + (_ADDED_GAP_MM + 12.0) * s)
+    runs = extent_runs(seat.image.mask, bottom, slice(None), reach)
+    extents, expected = [], []
+    for face, added in faces:
+        quarter = 0.25 * (face.right - face.left)
+        columns = runs[max(round(face.left + quarter), 0) : max(round(face.right - quarter), 1)]
+        if not columns.size:
+            return 0.0
+        extents.append(float(np.median(columns)))
+        across = face.bottom - face.top
+        if added is not None:
+            across += added.bottom - added.top + _ADDED_GAP_MM * s
+        expected.append(across)
+    upright = [e - x for e, x, (face, _) in zip(extents, expected, faces, strict=True) if not face.sideways]
+    side = float(np.clip(np.median(upright), 0.0, 12.0 * s)) if upright else 0.0
+    misfit = np.mean([abs(e - x - side) for e, x in zip(extents, expected, strict=True)])
+    return -float(misfit) / (_FIT_MM * s)
 
 
 def _added(seat: _Seat, turned: Piece) -> Piece | None:

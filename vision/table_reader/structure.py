@@ -93,7 +93,8 @@ def _sureness(tiles: list[ReadTile]) -> float:
     # same any way up, so the classifier alone would not tell).
     if any(t.found.piece.sideways and t.reading.face_down for t in tiles):
         return -np.inf
-    return float(np.mean([np.log(max(t.reading.confidence, 1e-6)) for t in in_row]))
+    # Plus how well the way fits the tiles' extents across the row (a blank face fits every way).
+    return float(np.mean([np.log(max(t.reading.confidence, 1e-6)) for t in in_row])) + tiles[0].found.fit
 
 
 def _hand(tiles: list[ReadTile], width: float) -> tuple[tuple[SeenTile, ...], SeenTile | None]:
