@@ -153,8 +153,8 @@ class DemoWorld:
 
 def classifier_pipeline(world: RenderedGameSource, calibration: Calibration) -> ObservationSource:
     """The real vision pipeline over the world: table reader with the ONNX classifier, tracker."""
-    # Imported here: the reader, tracker and pipeline are their own branches' (vision), and
-    # the ONNX runtime is loaded only when a demo with a camera starts.
+    # Imported here: the ONNX runtime and the reader load only when a demo with a camera starts
+    # (and a trimmed build without the vision package still plays `--camera log`).
     from vision.classifier import OnnxTileClassifier  # noqa: PLC0415
 
     try:
