@@ -32,6 +32,9 @@ DEFAULT_MODEL = MODELS_DIR / "tile-classifier.onnx"
 FEATURES_OUTPUT = "features"  # the pooled features the last layer reads (vision.training.features_output)
 
 
+_CHUNK = 128  # crops per onnxruntime run
+
+
 class ModelError(RuntimeError):
     """The model file or its metadata is missing, damaged or does not match this code."""
 
@@ -122,10 +125,19 @@ class OnnxTileClassifier:
         self._check(crops)
         if features and not self.has_features:
             raise ModelError(f"this model has no {FEATURES_OUTPUT!r} output")
-        batch = (crops.astype(np.float32).transpose(0, 3, 1, 2) / 255.0 - self.input.mean) / self.input.std
         names = [self._logits_name, FEATURES_OUTPUT] if features else [self._logits_name]
-        results = self._session.run(names, {self._input_name: batch})
-        return _softmax(np.asarray(results[0])), (np.asarray(results[1]) if features else None)
+        logits: list[np.ndarray] = []
+        feature_rows: list[np.ndarray] = []
+        # In chunks: onnxruntime keeps the memory of the largest batch it ever ran, and a table
+        # reader may send hundreds of crops a frame; 128 costs no speed and bounds that memory.
+        for start in range(0, len(crops), _CHUNK):
+            chunk = crops[start : start + _CHUNK]
+            batch = (chunk.astype(np.float32).transpose(0, 3, 1, 2) / 255.0 - self.input.mean) / self.input.std
+            results = self._session.run(names, {self._input_name: batch})
+            logits.append(np.asarray(results[0]))
+            if features:
+                feature_rows.append(np.asarray(results[1]))
+        return _softmax(np.concatenate(logits)), (np.concatenate(feature_rows) if features else None)
 
     def readings(self, probabilities: np.ndarray) -> tuple[TileReading, ...]:
         """Readings of N×76 probabilities (upright labels, then upside down)."""
