@@ -18,7 +18,9 @@ def attach_web(runtime: Runtime, host: str, port: int, token: str) -> Background
     config = runtime.config
     feed = RuntimeViewFeed(
         runtime.core.session.setup.profile,
-        has_link=config.link is not None or (config.feed is not None and config.feed.simulate_board),
+        # A feed with a camera is the demo's rendered world, which brings its own simulated board.
+        has_link=config.link is not None
+        or (config.feed is not None and (config.feed.simulate_board or config.camera is not None)),
         has_camera=config.camera is not None,
     )
     core = runtime.core

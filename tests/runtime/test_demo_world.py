@@ -5,6 +5,8 @@ the board simulated over a pty on the world's clock, the referee's CONFIRM, the 
 from __future__ import annotations
 
 import io
+import json
+import urllib.request
 from pathlib import Path
 
 import numpy as np
@@ -126,3 +128,18 @@ def test_the_world_refuses_another_camera_source(tmp_path):
     config = demo_config(short_log(tmp_path, 1), tmp_path / "demo.db", camera="opencv:0")
     with pytest.raises(ConfigError, match="renderer"):
         rendered_world(standin_pipeline)(CameraConfig("opencv:0"), config)
+
+
+def test_the_display_of_the_rendered_world_shows_its_board_link(tmp_path):
+    from table_app.runtime.web_attach import attach_web
+
+    config = demo_config(short_log(tmp_path, 1), tmp_path / "demo.db", pace_s=0.0, camera=RENDERER)
+    runtime = build_runtime(config, vision=rendered_world(standin_pipeline), out=io.StringIO())
+    server = attach_web(runtime, "127.0.0.1", 0, "token")
+    try:
+        with urllib.request.urlopen(f"{server.url}/api/state", timeout=10) as answer:
+            view = json.load(answer)
+    finally:
+        server.stop()
+        runtime.store.close()
+    assert view["link"] != "absent"  # the world's board is read by the real link
