@@ -31,7 +31,7 @@ from vision.tile_art import ArtStyle, TileArt, load_tile_art
 _NOISE_SLACK_PX = 64  # each frame takes the noise field at its own offset: noise differs frame to frame
 _SHADOW_MARGIN_PX = 10
 _MARKER_CORNERS = ((-1, 1), (1, 1), (1, -1), (-1, -1))  # a marker's corners as its image reads, table axes
-_SPRITE_CACHE_LIMIT = 600  # about three hands of tiles (a sprite is ~60 kB): older hands' sprites are dropped beyond this
+_SPRITE_CACHE_LIMIT = 600  # about three hands of tiles (~40 kB each): older hands' sprites go beyond this
 
 
 @dataclass(frozen=True, slots=True)
