@@ -186,13 +186,13 @@ class VisionSource:
             self._post(observation)
 
 
-def table_reader(calibration: Calibration, model: Path | None = None) -> Read:
+def table_reader(calibration: Calibration, model: Path | None = None, enrollment: Path | None = None) -> Read:
     """The real reader (``vision.table_reader``): frame → calibrated top-down view → zones → tiles."""
     # Imported here: onnxruntime loads only when a camera is read.
     from vision.classifier import DEFAULT_MODEL, OnnxTileClassifier  # noqa: PLC0415
     from vision.table_reader import TableReader  # noqa: PLC0415
 
-    reader = TableReader(calibration, OnnxTileClassifier(model or DEFAULT_MODEL))
+    reader = TableReader(calibration, OnnxTileClassifier(model or DEFAULT_MODEL, enrollment=enrollment))
     read: Read = reader.read
     return read
 

@@ -26,6 +26,7 @@ from table_app.rules.state import GameState
 #: disagreement is announced (a stick half placed, a tile being drawn, a board a moment behind).
 #: A player who declares riichi may take a second or more to put the stick down.
 SETTLE_S = 2.0
+CONFIDENCE_FLOOR = 0.6  # below it a camera reading is put to the referee to confirm or correct
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +37,7 @@ class TableSetup:
     profile: RuleProfile = TENHOU
     names: tuple[str, ...] = ("", "", "", "")
     first_dealer: Seat = Seat.S0
-    confidence_floor: float = 0.6  # a camera reading below it is taken, then put to the referee to confirm
+    confidence_floor: float = CONFIDENCE_FLOOR  # a camera reading below it is taken, then put to the referee
     settle_s: float = SETTLE_S
 
 

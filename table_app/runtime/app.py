@@ -107,7 +107,13 @@ def _wire(
     out: TextIO | None,
     pin_factory: Any,
 ) -> Runtime:
-    setup = TableSetup(config.profile, config.names, config.first_dealer, settle_s=config.settle_s)
+    setup = TableSetup(
+        config.profile,
+        config.names,
+        config.first_dealer,
+        settle_s=config.settle_s,
+        confidence_floor=config.confidence_floor,
+    )
     observations = None
     if config.feed is not None:
         observations, setup = _feed_observations(config.feed, config)
@@ -188,4 +194,6 @@ def _feed_observations(feed: FeedConfig, config: TableConfig) -> tuple[list[Obse
     first = next((e.oya for e in game.events if isinstance(e, StartKyoku)), config.first_dealer)
     trays = feed.trays and not feed.simulate_board
     observations = list(log_observations(game.events, profile, FeedOptions(trays=trays)))
-    return observations, TableSetup(profile, config.names, first, settle_s=config.settle_s)
+    return observations, TableSetup(
+        profile, config.names, first, settle_s=config.settle_s, confidence_floor=config.confidence_floor
+    )

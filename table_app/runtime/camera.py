@@ -21,9 +21,11 @@ def camera_pipeline(camera: CameraConfig, table: TableConfig) -> ObservationSour
         raise ConfigError("camera.calibration", "a camera needs its calibration file (jantaku vision calibrate)")
     calibration = load_calibration(camera.calibration)
     try:
-        read = pipeline.table_reader(calibration)
+        read = pipeline.table_reader(calibration, enrollment=camera.enrollment)
     except ImportError as error:
         raise ConfigError("camera.source", f"the table reader is not installed in this build ({error})") from error
+    except ValueError as error:  # a missing, damaged or other model's enrollment (EnrollmentError)
+        raise ConfigError("camera.enrollment", str(error)) from error
     try:
         return pipeline.open_camera_pipeline(camera.source, read, TrackerSettings(red_fives=table.profile.red_fives))
     except OSError as error:

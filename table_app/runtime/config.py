@@ -13,7 +13,7 @@ from typing import Any
 from hardware.panel import PanelConfigError, PanelPins
 from table_app.announce.catalogue import Language
 from table_app.domain.seat import Seat
-from table_app.interpret.session import SETTLE_S
+from table_app.interpret.session import CONFIDENCE_FLOOR, SETTLE_S
 from table_app.rules.profiles import PROFILES, RuleProfile, profile_named
 
 
@@ -27,6 +27,7 @@ class ConfigError(ValueError):
 class CameraConfig:
     source: str  # "picamera2", "opencv:0", a folder of recorded frames, ... (the vision pipeline reads it)
     calibration: Path | None = None
+    enrollment: Path | None = None  # this table's tile set (jantaku vision enroll)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +69,7 @@ class TableConfig:
     feed: FeedConfig | None
     web: WebConfig | None = None
     settle_s: float = SETTLE_S  # a sensor disagreement must stand this long to be announced
+    confidence_floor: float = CONFIDENCE_FLOOR  # a camera reading below it is put to the referee
 
 
 def _get(table: dict[str, Any], key: str, prefix: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
@@ -114,7 +116,11 @@ def parse_config(text: str, base: Path = Path()) -> TableConfig:
         raise ConfigError("(file)", f"not TOML: {error}") from error
     _check_keys(document, "", {"table", "camera", "link", "panel", "feed", "web"})
     table = _section(document, "table") or {}
-    _check_keys(table, "table", {"db", "profile", "names", "first_dealer", "languages", "speech", "settle_s"})
+    _check_keys(
+        table,
+        "table",
+        {"db", "profile", "names", "first_dealer", "languages", "speech", "settle_s", "confidence_floor"},
+    )
     profile_name = _get(table, "profile", "table", str, "tenhou")
     try:
         profile = profile_named(profile_name)
@@ -138,6 +144,9 @@ def parse_config(text: str, base: Path = Path()) -> TableConfig:
     settle = float(_get(table, "settle_s", "table", (int, float), SETTLE_S))
     if not 0 <= settle <= 60:
         raise ConfigError("table.settle_s", f"must be 0-60 seconds, got {settle}")
+    floor = float(_get(table, "confidence_floor", "table", (int, float), CONFIDENCE_FLOOR))
+    if not 0 <= floor <= 1:
+        raise ConfigError("table.confidence_floor", f"must be 0-1, got {floor}")
     return TableConfig(
         db=db,
         profile=profile,
@@ -151,6 +160,7 @@ def parse_config(text: str, base: Path = Path()) -> TableConfig:
         feed=_feed(_section(document, "feed"), base),
         web=_web(_section(document, "web")),
         settle_s=settle,
+        confidence_floor=floor,
     )
 
 
@@ -167,9 +177,11 @@ def _web(section: dict[str, Any] | None) -> WebConfig | None:
 def _camera(section: dict[str, Any] | None, base: Path) -> CameraConfig | None:
     if section is None:
         return None
-    _check_keys(section, "camera", {"source", "calibration"})
+    _check_keys(section, "camera", {"source", "calibration", "enrollment"})
     return CameraConfig(
-        _get(section, "source", "camera", str), _path(_get(section, "calibration", "camera", str, None), base)
+        _get(section, "source", "camera", str),
+        _path(_get(section, "calibration", "camera", str, None), base),
+        _path(_get(section, "enrollment", "camera", str, None), base),
     )
 
 

@@ -37,7 +37,7 @@ def camera(tmp_path) -> CameraConfig:
 def test_the_configured_camera_posts_what_the_tracker_confirms(camera, tmp_path, monkeypatch):
     made = []
 
-    def reader(calibration, model=None):
+    def reader(calibration, model=None, enrollment=None):
         made.append(calibration)
         dora = (SeenTile(parse_tiles("4p")[0], 0.9),)
         return lambda frame: TableReading(frame.timestamp, (SeatReading(),) * 4, dora)  # type: ignore[arg-type]

@@ -47,6 +47,17 @@ def test_the_settle_time_reaches_the_referee(tmp_path):
         runtime.store.close()
 
 
+def test_the_confidence_floor_reaches_the_referee(tmp_path):
+    from table_app.runtime.app import build_runtime
+
+    config = parse_config("[table]\nconfidence_floor = 0.8", tmp_path)
+    runtime = build_runtime(config)
+    try:
+        assert runtime.core.session.setup.confidence_floor == 0.8
+    finally:
+        runtime.store.close()
+
+
 @pytest.mark.parametrize(
     ("text", "key"),
     [
@@ -57,6 +68,8 @@ def test_the_settle_time_reaches_the_referee(tmp_path):
         ('[table]\nspeech = "yes"', "table.speech"),
         ("[table]\nsettle_s = -1", "table.settle_s"),
         ('[table]\nsettle_s = "1s"', "table.settle_s"),
+        ("[table]\nconfidence_floor = 1.5", "table.confidence_floor"),
+        ('[camera]\nsource = "opencv:0"\nenrollment = 3', "camera.enrollment"),
         ("[table]\ncolour = 1", "table.colour"),
         ("[link]\nbaud = 9600", "link.baud"),
         ("[link]\nport = 3", "link.port"),

@@ -49,6 +49,24 @@ def test_a_camera_without_its_calibration_is_refused(tmp_path, capsys):
     assert "camera.calibration: a camera needs its calibration file" in capsys.readouterr().err
 
 
+def test_a_damaged_enrollment_file_is_refused_naming_the_key(tmp_path, capsys):
+    from vision.calibration.calibration import Calibration, CornersFrom
+    from vision.calibration.calibration_file import save_calibration
+
+    save_calibration(
+        Calibration(((100, 100), (900, 100), (900, 900), (100, 900)), (1000, 1000), corners_from=CornersFrom.PICKED),
+        tmp_path / "camera.json",
+    )
+    (tmp_path / "tiles.json").write_text("{not json", encoding="utf-8")
+    config = tmp_path / "table.toml"
+    config.write_text(
+        '[table]\ndb = "t.db"\n[camera]\nsource = "frames"\ncalibration = "camera.json"\nenrollment = "tiles.json"\n',
+        encoding="utf-8",
+    )
+    assert main(["run", "--config", str(config)]) == 2
+    assert "camera.enrollment: " in capsys.readouterr().err
+
+
 def test_panel_buttons_become_observations():
     factory = MockFactory()
     pins = PanelPins()
