@@ -9,8 +9,6 @@ of a head fitted on the model's ``features`` output for that table's tiles.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +23,7 @@ from vision.crops import CROP_SIZE, crop_tile
 from vision.enrollment.enrollment_file import load_enrollment
 from vision.enrollment.head import EnrolledHead
 from vision.labels import BACK_LABEL, LABEL_COUNT, is_red_label, label_name, tile_of_label
+from vision.model_file import load_model_metadata
 
 log = logging.getLogger(__name__)
 
@@ -168,16 +167,8 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
 
 
 def _load_metadata(model_path: Path) -> dict[str, Any]:
+    metadata = load_model_metadata(model_path, "tile classifier", ModelError)
     metadata_path = model_path.with_suffix(".json")
-    if not model_path.is_file() or not metadata_path.is_file():
-        raise ModelError(f"tile classifier {model_path} or its metadata {metadata_path.name} is missing")
-    try:
-        metadata: dict[str, Any] = json.loads(metadata_path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as error:
-        raise ModelError(f"{metadata_path} is not valid JSON: {error}") from error
-    digest = hashlib.sha256(model_path.read_bytes()).hexdigest()
-    if metadata.get("sha256") != digest:
-        raise ModelError(f"{model_path} does not match the sha256 in {metadata_path.name}")
     if len(metadata.get("labels", [])) != LABEL_COUNT:
         raise ModelError(f"{metadata_path.name} lists {len(metadata.get('labels', []))} labels, expected {LABEL_COUNT}")
     return metadata

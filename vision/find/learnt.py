@@ -8,8 +8,6 @@ corners in portrait order and leaves which short edge is the top to the classifi
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 from pathlib import Path
 from typing import Any, Final
@@ -22,6 +20,7 @@ from vision.find import centres
 from vision.find.centres import CHANNELS, STRIDE, decode_peaks, net_input, normalised, portrait_corners
 from vision.find.finder import FindResult, FoundTile
 from vision.find.seams import TileSize
+from vision.model_file import load_model_metadata
 
 log = logging.getLogger(__name__)
 
@@ -123,16 +122,8 @@ def _inside(corners: np.ndarray, width: int, height: int) -> bool:
 
 
 def _load_metadata(model_path: Path) -> dict[str, Any]:
+    metadata = load_model_metadata(model_path, "tile detector", DetectorModelError)
     metadata_path = model_path.with_suffix(".json")
-    if not model_path.is_file() or not metadata_path.is_file():
-        raise DetectorModelError(f"tile detector {model_path} or its metadata {metadata_path.name} is missing")
-    try:
-        metadata: dict[str, Any] = json.loads(metadata_path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as error:
-        raise DetectorModelError(f"{metadata_path} is not valid JSON: {error}") from error
-    digest = hashlib.sha256(model_path.read_bytes()).hexdigest()
-    if metadata.get("sha256") != digest:
-        raise DetectorModelError(f"{model_path} does not match the sha256 in {metadata_path.name}")
     output = metadata.get("output", {})
     if tuple(output.get("channels", ())) != CHANNELS or output.get("stride") != STRIDE:
         raise DetectorModelError(
