@@ -49,10 +49,7 @@ def export_model(
         opset_version=17,
     )
     feature_width = add_features_output(onnx_path)
-    digest = hashlib.sha256(onnx_path.read_bytes()).hexdigest()
     metadata = {
-        "model": f"{MODEL_NAME}.onnx",
-        "sha256": digest,
         "labels": [{"index": i, "tile": label_name(i), "red": is_red_label(i)} for i in range(LABEL_COUNT)],
         "outputs": "logits[0:38] = label read upright, logits[38:76] = label read upside down; softmax over all 76",
         "features": features_metadata(feature_width),
@@ -83,9 +80,17 @@ def export_model(
         },
         "metrics_held_out": metrics,
     }
-    (folder / f"{MODEL_NAME}.json").write_text(json.dumps(metadata, indent=2) + "\n", encoding="utf-8")
-    log.info("exported %s (%d bytes, sha256 %s)", onnx_path, onnx_path.stat().st_size, digest)
+    write_model_metadata(onnx_path, metadata)
     return onnx_path
+
+
+def write_model_metadata(onnx_path: Path, metadata: dict[str, Any]) -> None:
+    """``NAME.json`` beside ``NAME.onnx``: the model's file name and sha256 first, then ``metadata``
+    (what ``vision.model_file.load_model_metadata`` checks at run time)."""
+    digest = hashlib.sha256(onnx_path.read_bytes()).hexdigest()
+    document = {"model": onnx_path.name, "sha256": digest, **metadata}
+    onnx_path.with_suffix(".json").write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    log.info("exported %s (%d bytes, sha256 %s)", onnx_path, onnx_path.stat().st_size, digest)
 
 
 def code_version() -> str:

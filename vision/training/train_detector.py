@@ -13,8 +13,6 @@ range. ``--cache`` keeps the rendered frames (the slow part) for a rerun.
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
 import logging
 import time
 from dataclasses import dataclass, fields
@@ -30,7 +28,7 @@ from vision.find.centres import CHANNELS, INPUT_LONG_SIDE, MEAN, PAD_TO, STD, ST
 from vision.tile_art import ArtStyle
 from vision.training.detector_data import FRAME_SIZE, TRAIN_PX_PER_MM, FrameSet, cached_frames, render_frames
 from vision.training.detector_model import TileCentreNet
-from vision.training.export import code_version
+from vision.training.export import code_version, write_model_metadata
 
 log = logging.getLogger(__name__)
 
@@ -247,10 +245,7 @@ def export_detector(
         dynamic_axes={"frame": {2: "height", 3: "width"}, "maps": {2: "rows", 3: "columns"}},
         opset_version=17,
     )
-    digest = hashlib.sha256(onnx_path.read_bytes()).hexdigest()
     metadata = {
-        "model": f"{MODEL_NAME}.onnx",
-        "sha256": digest,
         "input": {
             "long_side": INPUT_LONG_SIDE,
             "pad_to": PAD_TO,
@@ -289,8 +284,7 @@ def export_detector(
         "metrics_validation": validation,
         "metrics_held_out": metrics,
     }
-    (folder / f"{MODEL_NAME}.json").write_text(json.dumps(metadata, indent=2) + "\n", encoding="utf-8")
-    log.info("exported %s (%d bytes, sha256 %s)", onnx_path, onnx_path.stat().st_size, digest)
+    write_model_metadata(onnx_path, metadata)
     return onnx_path
 
 
