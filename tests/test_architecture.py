@@ -1,9 +1,10 @@
 """The pure core stays pure: no I/O, no threads, no hardware or web imports (design.md)."""
 
-import ast
 from pathlib import Path
 
 import pytest
+
+from tests.source_imports import imports_and_calls, is_within
 
 ROOT = Path(__file__).resolve().parent.parent
 PURE_PACKAGES = ["table_app/domain", "table_app/rules", "table_app/view", "table_app/interpret", "table_app/announce"]
@@ -46,15 +47,8 @@ def test_there_are_pure_modules_to_check():
 
 @pytest.mark.parametrize("path", pure_files(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_pure_module_imports_and_calls(path):
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    for node in ast.walk(tree):
-        names: list[str] = []
-        if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            names = [node.module]
-        for name in names:
-            banned = [m for m in FORBIDDEN_MODULES if name == m or name.startswith(m + ".")]
-            assert not banned, f"{path}:{node.lineno} imports {name}"
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            assert node.func.id not in FORBIDDEN_CALLS, f"{path}:{node.lineno} calls {node.func.id}()"
+    for line, module, call in imports_and_calls(path):
+        if module is not None:
+            banned = [m for m in FORBIDDEN_MODULES if is_within(module, m)]
+            assert not banned, f"{path}:{line} imports {module}"
+        assert call not in FORBIDDEN_CALLS, f"{path}:{line} calls {call}()"
