@@ -54,19 +54,8 @@ def run_calibrate(args: argparse.Namespace) -> int:
     from vision.calibration.calibrate import calibrate  # noqa: PLC0415
     from vision.calibration.calibration_file import save_calibration  # noqa: PLC0415
     from vision.calibration.table import TableGeometry, TileSize  # noqa: PLC0415
-    from vision.sources.open_source import open_source  # noqa: PLC0415
-    from vision.sources.picamera2_source import CameraUnavailableError  # noqa: PLC0415
 
-    try:
-        source = open_source(args.source)
-    except (OSError, CameraUnavailableError) as error:
-        raise ValueError(f"--source {args.source}: {error}") from error
-    try:
-        frame = _first_frame(source)
-    finally:
-        source.close()
-    if frame is None:
-        raise ValueError(f"--source {args.source}: no frame came")
+    frame = first_frame_of(args.source)
     table = TableGeometry(*args.table_mm)
     calibration = calibrate(frame.image, picked=args.corners, table=table, tile=TileSize(*args.tile_mm))
     save_calibration(calibration, args.out)
@@ -87,7 +76,26 @@ def run_markers(args: argparse.Namespace) -> int:
     return 0
 
 
-def _first_frame(source: Any) -> Any:
+def first_frame_of(source: str) -> Any:
+    """The first good frame of the source named ``source`` (opened and closed here); a source that
+    cannot be opened or gives no frame is a ``ValueError`` naming ``--source``."""
+    from vision.sources.open_source import open_source  # noqa: PLC0415
+    from vision.sources.picamera2_source import CameraUnavailableError  # noqa: PLC0415
+
+    try:
+        opened = open_source(source)
+    except (OSError, CameraUnavailableError) as error:
+        raise ValueError(f"--source {source}: {error}") from error
+    try:
+        frame = first_frame(opened)
+    finally:
+        opened.close()
+    if frame is None:
+        raise ValueError(f"--source {source}: no frame came")
+    return frame
+
+
+def first_frame(source: Any) -> Any:
     """A recording's first good frame; a live camera gets a few seconds to deliver one."""
     for _ in range(_LIVE_TRIES):
         frame = source.read()

@@ -122,21 +122,9 @@ def run_sheet(args: argparse.Namespace) -> int:
 
 
 def _read_source(source: str) -> Any:
-    from table_app.cli.vision_calibrate_command import _first_frame  # noqa: PLC0415
+    from table_app.cli.vision_calibrate_command import first_frame_of  # noqa: PLC0415
     from vision.detect import read_image  # noqa: PLC0415
-    from vision.sources.open_source import open_source  # noqa: PLC0415
-    from vision.sources.picamera2_source import CameraUnavailableError  # noqa: PLC0415
 
     if Path(source).suffix.lower() in _IMAGE_SUFFIXES:
         return read_image(Path(source))
-    try:
-        opened = open_source(source)
-    except (OSError, CameraUnavailableError) as error:
-        raise ValueError(f"--source {source}: {error}") from error
-    try:
-        frame = _first_frame(opened)
-    finally:
-        opened.close()
-    if frame is None:
-        raise ValueError(f"--source {source}: no frame came")
-    return frame.image
+    return first_frame_of(source).image

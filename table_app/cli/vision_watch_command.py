@@ -116,7 +116,7 @@ class _FirstFrames:
 
 def run_watch(args: argparse.Namespace) -> int:
     # Imported here so other commands start without loading OpenCV and onnxruntime.
-    from table_app.cli.vision_calibrate_command import _first_frame  # noqa: PLC0415
+    from table_app.cli.vision_calibrate_command import first_frame  # noqa: PLC0415
     from vision import pipeline  # noqa: PLC0415
     from vision.calibration.calibrate import calibrate  # noqa: PLC0415
     from vision.calibration.calibration_file import load_calibration  # noqa: PLC0415
@@ -136,7 +136,7 @@ def run_watch(args: argparse.Namespace) -> int:
     if args.calibration is not None:
         calibration = load_calibration(args.calibration)
     else:
-        first = _first_frame(frames)
+        first = first_frame(frames)
         if first is None:
             frames.close()
             raise ValueError(f"--source {args.source}: no frame came to calibrate from")
