@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from table_app.cli import vision_calibrate_command, vision_enroll_command, vision_eval_command, vision_watch_command
+from table_app.cli.detection_options import add_detection_options, check_detection_options, detector_from
 
 EXAMPLES = """examples:
   jantaku vision detect table.jpg
@@ -35,18 +36,7 @@ def register(commands: Any) -> None:
     )
     detect.add_argument("image", metavar="IMAGE", type=Path, help="a photo (JPEG, PNG, ...)")
     detect.add_argument("--json", action="store_true", help="print a JSON list of tiles")
-    detect.add_argument(
-        "--tile-height", type=float, metavar="PX", help="a tile face's long edge in pixels (default: measured)"
-    )
-    detect.add_argument("--model", type=Path, metavar="ONNX", help="another classifier model (with its .json)")
-    detect.add_argument(
-        "--finder",
-        choices=("learnt", "classic"),
-        default="learnt",
-        help="how tiles are found: the learnt detector (default) or the classical seam finder",
-    )
-    detect.add_argument("--detector", type=Path, metavar="ONNX", help="another tile detector model (with its .json)")
-    detect.add_argument("--enrollment", type=Path, metavar="FILE", help="a tile-set enrollment (vision enroll)")
+    add_detection_options(detect)
     vision_calibrate_command.register(actions)
     vision_eval_command.register(actions)
     vision_enroll_command.register(actions)
@@ -74,18 +64,11 @@ def run(args: argparse.Namespace) -> int:
 
 def run_detect(args: argparse.Namespace) -> int:
     # Imported here so `jantaku hand` and friends start without loading OpenCV and onnxruntime.
-    from vision.classifier import DEFAULT_MODEL, OnnxTileClassifier  # noqa: PLC0415
-    from vision.detect import detect_tiles, make_finder, read_image  # noqa: PLC0415
-    from vision.find.finder import TILE_ASPECT  # noqa: PLC0415
-    from vision.find.seams import TileSize  # noqa: PLC0415
+    from vision.detect import read_image  # noqa: PLC0415
 
-    if args.tile_height is not None and args.tile_height <= 4:
-        raise ValueError(f"--tile-height must be more than 4 pixels, got {args.tile_height}")
+    check_detection_options(args)
     image = read_image(args.image)
-    classifier = OnnxTileClassifier(args.model or DEFAULT_MODEL, enrollment=args.enrollment)
-    size = TileSize(args.tile_height * TILE_ASPECT, args.tile_height) if args.tile_height else None
-    finder = make_finder(args.finder, size, args.detector)
-    detections = detect_tiles(image, classifier, finder=finder)
+    detections = detector_from(args)(image)
     if args.json:
         print(json.dumps([d.as_json() for d in detections]))
         return 0

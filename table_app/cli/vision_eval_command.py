@@ -8,6 +8,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from table_app.cli.detection_options import add_detection_options, check_detection_options, detector_from
+
 EVAL_EXAMPLES = """examples:
   jantaku vision render --out held-out --tables 5 --style black
   jantaku vision eval --labels held-out/labels.json
@@ -36,18 +38,7 @@ def register(actions: Any) -> None:
     evaluate.add_argument(
         "--iou", type=float, default=0.5, metavar="X", help="least box IoU for a detection to match a label (0.5)"
     )
-    evaluate.add_argument(
-        "--tile-height", type=float, metavar="PX", help="a tile face's long edge in pixels (default: measured)"
-    )
-    evaluate.add_argument("--model", type=Path, metavar="ONNX", help="another classifier model (with its .json)")
-    evaluate.add_argument(
-        "--finder",
-        choices=("learnt", "classic"),
-        default="learnt",
-        help="how tiles are found: the learnt detector (default) or the classical seam finder",
-    )
-    evaluate.add_argument("--detector", type=Path, metavar="ONNX", help="another tile detector model (with its .json)")
-    evaluate.add_argument("--enrollment", type=Path, metavar="FILE", help="a tile-set enrollment (vision enroll)")
+    add_detection_options(evaluate)
     render = actions.add_parser(
         "render",
         help="draw a labelled set of table photos with the renderer (images + labels.json)",
@@ -65,27 +56,18 @@ def register(actions: Any) -> None:
 
 def run_eval(args: argparse.Namespace) -> int:
     # Imported here so other commands start without loading OpenCV and onnxruntime.
-    from vision.classifier import DEFAULT_MODEL, OnnxTileClassifier  # noqa: PLC0415
-    from vision.detect import detect_tiles, make_finder  # noqa: PLC0415
-    from vision.find.finder import TILE_ASPECT  # noqa: PLC0415
-    from vision.find.seams import TileSize  # noqa: PLC0415
     from vision.label_eval import report_json, report_lines, score_labelled_images  # noqa: PLC0415
     from vision.label_file import load_labels  # noqa: PLC0415
 
     if not 0.0 <= args.iou < 1.0:
         raise ValueError(f"--iou must be from 0 up to (not including) 1, got {args.iou}")
-    if args.tile_height is not None and args.tile_height <= 4:
-        raise ValueError(f"--tile-height must be more than 4 pixels, got {args.tile_height}")
+    check_detection_options(args)
     labels = load_labels(args.labels)
     if not labels:
         raise ValueError(f"labels file {args.labels}: lists no images")
-    classifier = OnnxTileClassifier(args.model or DEFAULT_MODEL, enrollment=args.enrollment)
-    size = TileSize(args.tile_height * TILE_ASPECT, args.tile_height) if args.tile_height else None
-    finder = make_finder(args.finder, size, args.detector)
+    detect = detector_from(args)
     images = args.images if args.images is not None else args.labels.parent
-    score, per_image = score_labelled_images(
-        labels, images, lambda image: detect_tiles(image, classifier, finder=finder), args.iou
-    )
+    score, per_image = score_labelled_images(labels, images, detect, args.iou)
     if args.json:
         print(json.dumps(report_json(score, per_image, args.iou)))
     else:

@@ -1,0 +1,46 @@
+"""The options `vision detect` and `vision eval` share: how tiles are found and read in a photo.
+
+Both commands take ``--tile-height``, ``--model``, ``--finder``, ``--detector`` and
+``--enrollment`` and build the same detector from them.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+
+def add_detection_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--tile-height", type=float, metavar="PX", help="a tile face's long edge in pixels (default: measured)"
+    )
+    parser.add_argument("--model", type=Path, metavar="ONNX", help="another classifier model (with its .json)")
+    parser.add_argument(
+        "--finder",
+        choices=("learnt", "classic"),
+        default="learnt",
+        help="how tiles are found: the learnt detector (default) or the classical seam finder",
+    )
+    parser.add_argument("--detector", type=Path, metavar="ONNX", help="another tile detector model (with its .json)")
+    parser.add_argument("--enrollment", type=Path, metavar="FILE", help="a tile-set enrollment (vision enroll)")
+
+
+def check_detection_options(args: argparse.Namespace) -> None:
+    if args.tile_height is not None and args.tile_height <= 4:
+        raise ValueError(f"--tile-height must be more than 4 pixels, got {args.tile_height}")
+
+
+def detector_from(args: argparse.Namespace) -> Callable[[Any], Any]:
+    """Image → detections, with the classifier and finder the options name (models loaded now)."""
+    # Imported here so other commands start without loading OpenCV and onnxruntime.
+    from vision.classifier import DEFAULT_MODEL, OnnxTileClassifier  # noqa: PLC0415
+    from vision.detect import detect_tiles, make_finder  # noqa: PLC0415
+    from vision.find.finder import TILE_ASPECT  # noqa: PLC0415
+    from vision.find.seams import TileSize  # noqa: PLC0415
+
+    classifier = OnnxTileClassifier(args.model or DEFAULT_MODEL, enrollment=args.enrollment)
+    size = TileSize(args.tile_height * TILE_ASPECT, args.tile_height) if args.tile_height else None
+    finder = make_finder(args.finder, size, args.detector)
+    return lambda image: detect_tiles(image, classifier, finder=finder)
