@@ -22,6 +22,7 @@ from vision.render.effects import camera_effects
 from vision.render.layout import TableLayout, random_layout
 from vision.render.placement import place_tiles
 from vision.tile_art import BACK_HUES, ArtStyle, load_tile_art
+from vision.tile_palette import Palette, palette_art
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +47,7 @@ class RenderOptions:
     effects: bool = True
     camera: Camera | None = None  # a fixed camera; None draws one at random from the seed
     occluder: Occluder | None = None
+    palette: Palette | None = None  # the regular art recoloured (training); ``style`` is then unused
 
 
 @dataclass(frozen=True, eq=False)
@@ -85,7 +87,7 @@ def render_table(
 ) -> RenderedTable:
     rng = np.random.default_rng(seed)
     table = layout if layout is not None else random_layout(rng)
-    art = load_tile_art(options.style)
+    art = palette_art(options.palette) if options.palette is not None else load_tile_art(options.style)
     camera = random_camera(rng, options.size, options.px_per_mm)
     if options.camera is not None:
         # Drawn all the same, so that a fixed camera leaves the rest of the seed's table as it was.

@@ -6,18 +6,21 @@ learns to read a tile and to tell which short edge is its top.
 
 from __future__ import annotations
 
+import functools
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from vision.crops import crop_tile, turned_half
 from vision.evaluation import match_quads
-from vision.find.finder import find_tiles
+from vision.find.learnt import LearntTileFinder
 from vision.geometry import angle_difference, angle_of_corners
 from vision.labels import BACK_LABEL, is_red_label
 from vision.render.renderer import RenderOptions, TileTruth, render_table
 from vision.tile_art import ArtStyle
+from vision.tile_palette import Palette, random_palette
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +32,17 @@ class CropSet:
     images: np.ndarray  # N×H×W×3 uint8 BGR
     labels: np.ndarray  # N int64 face labels 0..37
     flipped: np.ndarray  # N bool: cut upside down
+
+
+def training_art(seed: int) -> ArtStyle | Palette:
+    """The art of training table ``seed``: of every eight tables, three regular, one
+    regular-dark, four in a palette of their own (drawn from the seed)."""
+    turn = seed % 8
+    if turn < 3:
+        return ArtStyle.REGULAR
+    if turn == 3:
+        return ArtStyle.REGULAR_DARK
+    return random_palette(np.random.default_rng(seed + 5_000_011))
 
 
 def jittered_corners(corners: np.ndarray, rng: np.random.Generator, amount: float) -> np.ndarray:
@@ -43,7 +57,7 @@ def jittered_corners(corners: np.ndarray, rng: np.random.Generator, amount: floa
 
 def render_crops(
     seeds: range,
-    style_of_seed: dict[int, ArtStyle] | None = None,
+    art_of_seed: Callable[[int], ArtStyle | Palette] | None = None,
     *,
     jitter: float = 0.06,
     back_keep: float = 0.3,
@@ -52,14 +66,18 @@ def render_crops(
     options: RenderOptions = TRAIN_RENDER,
 ) -> CropSet:
     """Crops from one table per seed; backs thinned out (walls are full of them), red fives
-    cut several times with different jitter (a set has only three). With ``finder_crops``,
-    also the crops the tile finder itself cuts, labelled by the true tile they match: the
-    classifier then learns the finder's own misplacements."""
+    cut several times with different jitter (a set has only three). ``art_of_seed``: each
+    table's art style or palette (default: the regular style). With ``finder_crops``, also
+    the crops the learnt tile finder (the one ``vision detect`` uses) cuts, labelled by the
+    true tile they match: the classifier then learns the finder's own misplacements."""
     images, labels, flips = [], [], []
     for seed in seeds:
         rng = np.random.default_rng(seed + 1_000_003)
-        style = (style_of_seed or {}).get(seed, ArtStyle.REGULAR)
-        table = render_table(seed, RenderOptions(options.size, style, options.px_per_mm, options.effects))
+        art = art_of_seed(seed) if art_of_seed is not None else ArtStyle.REGULAR
+        style, palette = (ArtStyle.REGULAR, art) if isinstance(art, Palette) else (art, None)
+        table = render_table(
+            seed, RenderOptions(options.size, style, options.px_per_mm, options.effects, palette=palette)
+        )
         for truth in table.truths:
             if truth.label == BACK_LABEL and rng.random() > back_keep:
                 continue
@@ -80,12 +98,17 @@ def render_crops(
     return CropSet(np.stack(images), np.array(labels, np.int64), np.array(flips, bool))
 
 
+@functools.cache
+def _learnt_finder() -> LearntTileFinder:
+    return LearntTileFinder()  # the shipped detector, loaded once for the whole run
+
+
 def _finder_crops(image: np.ndarray, truths: tuple[TileTruth, ...]) -> list[tuple[int, np.ndarray, bool]]:
     """(label, the finder's quad, whether that quad reads the face upside down) for each found
     tile that matches a true one; quads turned a quarter from the truth are left out."""
     if not truths:
         return []
-    found = find_tiles(image).tiles
+    found = _learnt_finder().find(image).tiles
     width = float(np.median([np.linalg.norm(t.corners[1] - t.corners[0]) for t in truths]))
     crops = []
     for match in match_quads([t.corners for t in truths], [f.corners for f in found], width):

@@ -3,8 +3,10 @@
     .venv/bin/python -m vision.training.train --out models
 
 Reproducible: fixed seeds, one CPU thread, a fixed number of steps. Training tables use the
-``regular`` art (and its lightness-inverted ``regular-dark`` variation); the evaluation uses
-the ``black`` art, never seen in training, on tables from a separate seed range.
+``regular`` art, its lightness-inverted ``regular-dark`` variation, and (half of them) the
+regular art in random palettes (:mod:`vision.tile_palette`: the classifier must read shapes,
+not colours); the evaluation uses the ``black`` art, never seen in training, on tables from a
+separate seed range.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from torch import nn
 
 from vision.labels import LABEL_COUNT
 from vision.tile_art import ArtStyle
-from vision.training.dataset import CropSet, render_crops
+from vision.training.dataset import CropSet, render_crops, training_art
 from vision.training.export import code_version, export_model
 from vision.training.metrics import evaluate
 from vision.training.model import MEAN, STD, TileNet
@@ -33,8 +35,8 @@ HELD_OUT_SEEDS = range(1_000_000, 1_000_080)
 @dataclass(frozen=True, slots=True)
 class Recipe:
     seed: int = 7
-    train_tables: int = 800
-    steps: int = 3200
+    train_tables: int = 1000
+    steps: int = 4800
     batch: int = 128
     learning_rate: float = 3e-3
 
@@ -57,9 +59,8 @@ def run(recipe: Recipe, out: str) -> None:
     torch.manual_seed(recipe.seed)
     code = code_version()  # at the start: the tree may change while the recipe runs
     started = time.monotonic()
-    styles = {s: ArtStyle.REGULAR_DARK if s % 4 == 3 else ArtStyle.REGULAR for s in range(recipe.train_tables)}
-    train = render_crops(range(recipe.train_tables), styles, finder_crops=True)
-    held_out = render_crops(HELD_OUT_SEEDS, dict.fromkeys(HELD_OUT_SEEDS, ArtStyle.BLACK), back_keep=1.0, red_copies=1)
+    train = render_crops(range(recipe.train_tables), training_art, finder_crops=True)
+    held_out = render_crops(HELD_OUT_SEEDS, lambda _: ArtStyle.BLACK, back_keep=1.0, red_copies=1)
     rendered = time.monotonic() - started
     log.info("train crops %d, held-out crops %d, rendering %.0f s", len(train.labels), len(held_out.labels), rendered)
     model = TileNet()
