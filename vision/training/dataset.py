@@ -9,11 +9,11 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from vision.crops import crop_tile, turned_half
+from vision.crops import CROP_SIZE, crop_tile, turned_half
 from vision.evaluation import match_quads
 from vision.find.learnt import LearntTileFinder
 from vision.geometry import angle_difference, angle_of_corners
@@ -21,6 +21,7 @@ from vision.labels import BACK_LABEL, is_red_label
 from vision.render.renderer import RenderOptions, TileTruth, render_table
 from vision.tile_art import ArtStyle
 from vision.tile_palette import Palette, random_palette
+from vision.training.outliers import noise_crops, outlier_crops
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +33,8 @@ class CropSet:
     images: np.ndarray  # N×H×W×3 uint8 BGR
     labels: np.ndarray  # N int64 face labels 0..37
     flipped: np.ndarray  # N bool: cut upside down
+    outliers: np.ndarray = field(default_factory=lambda: np.empty((0, CROP_SIZE[1], CROP_SIZE[0], 3), np.uint8))
+    """M×H×W×3 uint8 BGR crops that hold no single whole tile (:mod:`vision.training.outliers`)."""
 
 
 def training_art(seed: int) -> ArtStyle | Palette:
@@ -63,14 +66,17 @@ def render_crops(
     back_keep: float = 0.3,
     red_copies: int = 4,
     finder_crops: bool = False,
+    outliers: bool = False,
     options: RenderOptions = TRAIN_RENDER,
 ) -> CropSet:
     """Crops from one table per seed; backs thinned out (walls are full of them), red fives
     cut several times with different jitter (a set has only three). ``art_of_seed``: each
     table's art style or palette (default: the regular style). With ``finder_crops``, also
     the crops the learnt tile finder (the one ``vision detect`` uses) cuts, labelled by the
-    true tile they match: the classifier then learns the finder's own misplacements."""
-    images, labels, flips = [], [], []
+    true tile they match: the classifier then learns the finder's own misplacements. With
+    ``outliers``, also crops of each table that hold no single whole tile, and as many noise
+    crops as tables."""
+    images, labels, flips, strays = [], [], [], []
     for seed in seeds:
         rng = np.random.default_rng(seed + 1_000_003)
         art = art_of_seed(seed) if art_of_seed is not None else ArtStyle.REGULAR
@@ -94,8 +100,13 @@ def render_crops(
                 images.append(crop_tile(table.image, quad))
                 labels.append(label)
                 flips.append(flip)
-    log.info("rendered %d crops from %d tables", len(images), len(seeds))
-    return CropSet(np.stack(images), np.array(labels, np.int64), np.array(flips, bool))
+        if outliers:
+            strays += outlier_crops(table.image, table.truths, rng)
+    if outliers:
+        strays += list(noise_crops(len(seeds), np.random.default_rng(seeds.start + 7_000_001)))
+    log.info("rendered %d crops and %d outliers from %d tables", len(images), len(strays), len(seeds))
+    outlier_images = np.stack(strays) if strays else np.empty((0, CROP_SIZE[1], CROP_SIZE[0], 3), np.uint8)
+    return CropSet(np.stack(images), np.array(labels, np.int64), np.array(flips, bool), outlier_images)
 
 
 @functools.cache

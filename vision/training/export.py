@@ -23,6 +23,9 @@ log = logging.getLogger(__name__)
 MODEL_NAME = "tile-classifier"
 
 
+UNCERTAIN_BELOW = 0.6  # a reading less sure than this is reported as uncertain
+
+
 def export_model(
     model: nn.Module,
     out: str,
@@ -63,15 +66,16 @@ def export_model(
             "std": STD,
             "crop": "the tile's face warped upright from its four corners (vision.crops.crop_tile)",
         },
-        "uncertain_below": 0.6,
+        "uncertain_below": UNCERTAIN_BELOW,
         "training": {
             "command": ".venv/bin/python -m vision.training.train --out models",
             "code": code,
             "recipe": recipe,
             "data": (
-                "crops of tiles on tables drawn by vision.render (FluffyStuff CC0 art): 'regular' style and its "
-                "lightness-inverted 'regular-dark' variation, backs recoloured to six hues; cut at the true "
-                "corners jittered, and at the corners the tile finder itself found; perspective, lighting, "
+                "crops of tiles on tables drawn by vision.render (FluffyStuff CC0 art): 'regular' style (3 tables "
+                "in 8), its lightness-inverted 'regular-dark' variation (1 in 8) and the regular art in a random "
+                "palette per table (4 in 8, vision.tile_palette), backs recoloured to six hues; cut at the true "
+                "corners jittered, and at the corners the learnt tile detector found; perspective, lighting, "
                 "shadows, glare, blur, noise, JPEG in the renderer"
             ),
             "held_out": "the 'black' art style (never in training), tables from seeds 1000000-1000079",

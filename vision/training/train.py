@@ -23,7 +23,7 @@ from torch import nn
 from vision.labels import LABEL_COUNT
 from vision.tile_art import ArtStyle
 from vision.training.dataset import CropSet, render_crops, training_art
-from vision.training.export import code_version, export_model
+from vision.training.export import UNCERTAIN_BELOW, code_version, export_model
 from vision.training.metrics import evaluate
 from vision.training.model import MEAN, STD, TileNet
 
@@ -39,6 +39,8 @@ class Recipe:
     steps: int = 4800
     batch: int = 128
     learning_rate: float = 3e-3
+    outliers_per_batch: int = 16
+    outlier_weight: float = 0.5
 
 
 def main() -> None:
@@ -59,8 +61,8 @@ def run(recipe: Recipe, out: str) -> None:
     torch.manual_seed(recipe.seed)
     code = code_version()  # at the start: the tree may change while the recipe runs
     started = time.monotonic()
-    train = render_crops(range(recipe.train_tables), training_art, finder_crops=True)
-    held_out = render_crops(HELD_OUT_SEEDS, lambda _: ArtStyle.BLACK, back_keep=1.0, red_copies=1)
+    train = render_crops(range(recipe.train_tables), training_art, finder_crops=True, outliers=True)
+    held_out = render_crops(HELD_OUT_SEEDS, lambda _: ArtStyle.BLACK, back_keep=1.0, red_copies=1, outliers=True)
     rendered = time.monotonic() - started
     log.info("train crops %d, held-out crops %d, rendering %.0f s", len(train.labels), len(held_out.labels), rendered)
     model = TileNet()
@@ -68,6 +70,7 @@ def run(recipe: Recipe, out: str) -> None:
     trained = time.monotonic() - started - rendered
     model.eval()
     metrics = evaluate(lambda x: predict(model, x), held_out)
+    metrics["outliers_read_as_sure"] = outliers_read_as_sure(predict(model, held_out.outliers))
     log.info("held-out metrics: %s", {k: v for k, v in metrics.items() if not isinstance(v, dict)})
     export_model(
         model,
@@ -106,6 +109,7 @@ def fit(model: nn.Module, data: CropSet, recipe: Recipe) -> None:
     generator = torch.Generator().manual_seed(recipe.seed)
     images = to_tensor(data.images)
     targets = torch.from_numpy(data.labels + LABEL_COUNT * data.flipped.astype(np.int64))
+    outliers = to_tensor(data.outliers)
     optimiser = torch.optim.AdamW(model.parameters(), lr=recipe.learning_rate, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=recipe.learning_rate, total_steps=recipe.steps)
     loss_of = nn.CrossEntropyLoss(label_smoothing=0.05)
@@ -115,12 +119,27 @@ def fit(model: nn.Module, data: CropSet, recipe: Recipe) -> None:
         batch = torch.randint(0, len(targets), (recipe.batch,), generator=generator)
         logits = model(augment(images[batch], generator))
         loss = loss_of(logits, targets[batch])
+        if len(outliers):
+            strays = torch.randint(0, len(outliers), (recipe.outliers_per_batch,), generator=generator)
+            stray_logits = model(augment(outliers[strays], generator))
+            # Cross-entropy against the uniform distribution: no label should be sure of these.
+            uniform_loss = (torch.logsumexp(stray_logits, dim=1) - stray_logits.mean(dim=1)).mean()
+            loss = loss + recipe.outlier_weight * uniform_loss
         optimiser.zero_grad()
         loss.backward()
         optimiser.step()
         schedule.step()
         if step % 100 == 0:
             log.info("step %d/%d loss %.3f (%.0f s)", step, recipe.steps, loss.item(), time.monotonic() - started)
+
+
+def outliers_read_as_sure(probabilities: np.ndarray) -> float:
+    """The share of outlier crops whose surest label (both ways up summed, as the runtime
+    does) reaches the uncertain threshold: should be near 0."""
+    if not len(probabilities):
+        return 0.0
+    per_label = probabilities[:, :LABEL_COUNT] + probabilities[:, LABEL_COUNT:]
+    return float((per_label.max(axis=1) >= UNCERTAIN_BELOW).mean())
 
 
 def predict(model: nn.Module, images: np.ndarray) -> np.ndarray:
