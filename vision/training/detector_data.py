@@ -18,6 +18,8 @@ import numpy as np
 from vision.find.centres import STRIDE, net_input
 from vision.render.renderer import RenderOptions, TileTruth, render_table
 from vision.tile_art import ArtStyle
+from vision.tile_palette import Palette
+from vision.training.dataset import training_art
 
 log = logging.getLogger(__name__)
 
@@ -34,18 +36,16 @@ class FrameSet:
     sideways: tuple[tuple[bool, ...], ...]
 
 
-def style_of_training_seed(seed: int) -> ArtStyle:
-    """Every other training table in the lightness-inverted regular art: dark-faced sets exist."""
-    return ArtStyle.REGULAR_DARK if seed % 2 else ArtStyle.REGULAR
-
-
 def render_frames(
     seeds: range, style: ArtStyle | None = None, px_per_mm: tuple[float, float] = TRAIN_PX_PER_MM
 ) -> FrameSet:
-    """One frame per seed, in ``style`` (default: :func:`style_of_training_seed`)."""
+    """One frame per seed, in ``style`` (default: the classifier's mix of the regular style,
+    its dark variation and random palettes, :func:`vision.training.dataset.training_art`)."""
     inputs, targets, truths, sideways = [], [], [], []
     for index, seed in enumerate(seeds):
-        options = RenderOptions(FRAME_SIZE, style or style_of_training_seed(seed), px_per_mm)
+        art = style or training_art(seed)
+        palette = art if isinstance(art, Palette) else None
+        options = RenderOptions(FRAME_SIZE, ArtStyle.REGULAR if palette else art, px_per_mm, palette=palette)
         table = render_table(seed, options)
         ready = net_input(table.image)
         corners = tuple(t.corners * ready.scale for t in table.truths)
@@ -98,6 +98,9 @@ def target_maps(input_shape: tuple[int, int], truths: tuple[TileTruth, ...], sca
     return maps.astype(np.float16)
 
 
+_DATA_VERSION = "v2"  # in cached file names: v2 added the palettes; a cache of v1 frames is not reused
+
+
 def cached_frames(seeds: range, cache: str | None) -> tuple[np.ndarray, np.ndarray]:
     """Inputs and targets of the training seeds, rendered in chunks of 20 and, with ``cache``,
     kept there as ``.npz`` files named by their seeds (a rerun or a second process reuses them)."""
@@ -106,7 +109,7 @@ def cached_frames(seeds: range, cache: str | None) -> tuple[np.ndarray, np.ndarr
     inputs, targets = [], []
     for first in range(seeds.start, seeds.stop, 20):
         chunk = range(first, min(first + 20, seeds.stop))
-        path = Path(cache) / f"frames-{chunk.start}-{chunk.stop}.npz" if cache else None
+        path = Path(cache) / f"frames-{_DATA_VERSION}-{chunk.start}-{chunk.stop}.npz" if cache else None
         if path is not None and path.is_file():
             stored = np.load(path)
             inputs.append(stored["inputs"])
