@@ -44,8 +44,8 @@ def render_frames(
     inputs, targets, truths, sideways = [], [], [], []
     for index, seed in enumerate(seeds):
         art = style or training_art(seed)
-        palette = art if isinstance(art, Palette) else None
-        options = RenderOptions(FRAME_SIZE, ArtStyle.REGULAR if palette else art, px_per_mm, palette=palette)
+        style_drawn, palette = (ArtStyle.REGULAR, art) if isinstance(art, Palette) else (art, None)
+        options = RenderOptions(FRAME_SIZE, style_drawn, px_per_mm, palette=palette)
         table = render_table(seed, options)
         ready = net_input(table.image)
         corners = tuple(t.corners * ready.scale for t in table.truths)
