@@ -2,7 +2,7 @@
 winning tiles and ura indicators) through near-overhead cameras, calibrated from the table's
 corners, read with the shipped ONNX classifier.
 
-    .venv/bin/python bench/bench_table_reader.py [--tables 30] [--style regular|black] [--clean]
+    .venv/bin/python bench/bench_table_reader.py [--tables 30] [--style regular|black] [--clean] [--model ONNX]
 
 Prints frame → ``TableReading`` time (median, p95), per-tile classification accuracy and
 sideways accuracy (over the tiles the reader placed where a drawn tile lies), and the rate of
@@ -16,11 +16,12 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from pathlib import Path
 
 import cv2
 import numpy as np
 
-from vision.classifier import OnnxTileClassifier
+from vision.classifier import DEFAULT_MODEL, OnnxTileClassifier
 from vision.render.layout import random_layout
 from vision.render.renderer import RenderedTable, RenderOptions, render_table
 from vision.table_reader import TableReader
@@ -35,8 +36,9 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=30)
     parser.add_argument("--style", choices=[s.value for s in ArtStyle], default=ArtStyle.REGULAR.value)
     parser.add_argument("--clean", action="store_true", help="render without camera effects")
+    parser.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="classifier model (default: the shipped one)")
     args = parser.parse_args()
-    classifier = OnnxTileClassifier()
+    classifier = OnnxTileClassifier(args.model)
     times: list[float] = []
     tiles = correct = sideways_right = 0
     exact = {"ponds": 0, "melds": 0, "hands": 0, "indicators": 0, "whole": 0}
