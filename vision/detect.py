@@ -1,4 +1,5 @@
-"""Still-photo detection: find the tiles, read each, and turn its corners the way its face reads."""
+"""Still-photo detection: find the tiles, settle which way each lies (:mod:`vision.tile_lie`),
+read each, and turn its corners the way its face reads."""
 
 from __future__ import annotations
 
@@ -11,12 +12,13 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from vision.classifier import OnnxTileClassifier, TileReading
+from vision.classifier import TileReading
 from vision.crops import turned_half
 from vision.find.finder import FindResult, find_tiles
 from vision.find.learnt import DEFAULT_DETECTOR, LearntTileFinder
 from vision.find.seams import TileSize
 from vision.geometry import angle_of_corners, bounding_box
+from vision.tile_lie import QuadReader, settle_lies
 
 log = logging.getLogger(__name__)
 
@@ -108,17 +110,18 @@ def _shipped_learnt_finder(tile_size: TileSize | None) -> TileFinder:
 
 def detect_tiles(
     image: np.ndarray,
-    classifier: OnnxTileClassifier,
+    classifier: QuadReader,
     tile_size: TileSize | None = None,
     finder: TileFinder | None = None,
 ) -> tuple[Detection, ...]:
     """Find and read every tile: with ``finder``, else with the shipped learnt detector
-    (looking at the frame at ``tile_size``'s scale when given)."""
+    (looking at the frame at ``tile_size``'s scale when given). Each tile is read along the
+    finder's axis and a quarter turned, and kept the way it reads surer."""
     found = (finder or _shipped_learnt_finder(tile_size)).find(image)
-    readings = classifier.classify_quads(image, [tile.corners for tile in found.tiles])
+    lies = settle_lies(image, classifier, [t.corners for t in found.tiles], [t.sideways for t in found.tiles])
     detections = []
-    for tile, reading in zip(found.tiles, readings, strict=True):
-        corners = turned_half(tile.corners) if reading.upside_down else tile.corners
-        detections.append(Detection(corners, reading, tile.sideways))
+    for lie in lies:
+        corners = turned_half(lie.corners) if lie.reading.upside_down else lie.corners
+        detections.append(Detection(corners, lie.reading, lie.sideways))
     log.debug("detected %d tiles", len(detections))
     return tuple(detections)

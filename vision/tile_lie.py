@@ -1,0 +1,100 @@
+"""Which way a found tile lies: the finder's long axis or a quarter turn from it, and so
+whether the tile lies across its row (sideways).
+
+A finder's axis can be a quarter turn off: the learnt detector's axis channels follow the
+tiles around a cell, so a riichi discard or a called tile comes out with its row's axis, and
+an upright tile it wrongly calls sideways is turned across its row. The classifier is the
+witness: a face cut across its real axis is squashed and reads badly. Each tile is read as
+found and turned a quarter about its centre; when the turned crop reads clearly surer, the
+tile's axis was wrong, and so was the finder's sideways call, which is relative to the same
+row (turning a tile a quarter turns it between along and across its row).
+
+Figures (``bench/bench_vision.py``) and the margin's choice: ``docs/vision.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final, Protocol
+
+import numpy as np
+
+from vision.classifier import TileReading
+
+#: The turned crop must read this much surer (summed label probability) to overturn the
+#: finder's axis: squashed faces of some kinds still read fairly well (a 4p cut across reads
+#: as a 2p at 0.8-0.9), so a small lead is no evidence. 0.3 on 40 held-out tables of each
+#: style: fewest sideways errors; 0.1-0.2 called more upright tiles sideways.
+TURN_MARGIN: Final = 0.3
+#: A tile with no other tile centre within this many of its face lengths is lone: it has no
+#: row, so it is never sideways.
+LONE_REACH: Final = 2.0
+
+
+class QuadReader(Protocol):
+    """A tile classifier that reads the tiles inside quads of an image
+    (:meth:`vision.classifier.OnnxTileClassifier.classify_quads`)."""
+
+    def classify_quads(self, image: np.ndarray, quads: list[np.ndarray]) -> tuple[TileReading, ...]: ...
+
+
+@dataclass(frozen=True, eq=False)
+class TileLie:
+    """A found tile settled: its face's corners in portrait order (the top may still be
+    either short edge, as ``reading.upside_down`` tells), its reading and whether it lies
+    across its row."""
+
+    corners: np.ndarray
+    reading: TileReading
+    sideways: bool
+
+
+def quarter_turned(corners: np.ndarray) -> np.ndarray:
+    """The same face size turned a quarter clockwise about the quad's centre, in portrait
+    order (so its long edges lie where the given quad's short ones point)."""
+    if corners.shape != (4, 2):
+        raise ValueError(f"a tile's quad must be a 4×2 array, got shape {corners.shape}")
+    centre = corners.mean(axis=0)
+    offsets = corners - centre
+    # Image y grows downwards: (x, y) → (-y, x) turns a quarter clockwise on screen.
+    return np.asarray(np.stack([-offsets[:, 1], offsets[:, 0]], axis=1) + centre, np.float32)
+
+
+def turn_wanted(as_found: TileReading, turned: TileReading) -> bool:
+    """Whether the quarter-turned crop reads clearly surer than the crop as found."""
+    return turned.confidence > as_found.confidence + TURN_MARGIN
+
+
+def lone_tiles(quads: Sequence[np.ndarray]) -> np.ndarray:
+    """For each quad, whether no other quad's centre lies within :data:`LONE_REACH` of its
+    face lengths (its long edge)."""
+    if not quads:
+        return np.zeros(0, bool)
+    centres = np.array([q.mean(axis=0) for q in quads])
+    longs = np.array([max(np.linalg.norm(q[0] - q[1]), np.linalg.norm(q[1] - q[2])) for q in quads])
+    distances = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
+    np.fill_diagonal(distances, np.inf)
+    return np.asarray(distances.min(axis=1) > LONE_REACH * longs)
+
+
+def settle_lies(
+    image: np.ndarray, classifier: QuadReader, quads: Sequence[np.ndarray], found_sideways: Sequence[bool]
+) -> tuple[TileLie, ...]:
+    """Each found tile (its portrait quad and the finder's sideways call) read both ways in
+    one batch, kept the surer way (:func:`turn_wanted`), sideways flipped with the turn and
+    never for a lone tile."""
+    if len(quads) != len(found_sideways):
+        raise ValueError(f"{len(quads)} quads but {len(found_sideways)} sideways calls: one each")
+    if not quads:
+        return ()
+    turned_quads = [quarter_turned(q) for q in quads]
+    readings = classifier.classify_quads(image, [*quads, *turned_quads])
+    lone = lone_tiles(quads)
+    lies = []
+    for i, (quad, turned_quad) in enumerate(zip(quads, turned_quads, strict=True)):
+        as_found, turned = readings[i], readings[len(quads) + i]
+        turn = turn_wanted(as_found, turned)
+        sideways = bool(found_sideways[i]) != turn and not lone[i]
+        lies.append(TileLie(turned_quad if turn else quad, turned if turn else as_found, sideways))
+    return tuple(lies)
