@@ -21,6 +21,7 @@ from typing import Final, Protocol
 import numpy as np
 
 from vision.classifier import TileReading
+from vision.crops import quarter_turned
 
 #: The turned crop must read this much surer (summed label probability) to overturn the
 #: finder's axis: squashed faces of some kinds still read fairly well (a 4p cut across reads
@@ -48,17 +49,6 @@ class TileLie:
     corners: np.ndarray
     reading: TileReading
     sideways: bool
-
-
-def quarter_turned(corners: np.ndarray) -> np.ndarray:
-    """The same face size turned a quarter clockwise about the quad's centre, in portrait
-    order (so its long edges lie where the given quad's short ones point)."""
-    if corners.shape != (4, 2):
-        raise ValueError(f"a tile's quad must be a 4×2 array, got shape {corners.shape}")
-    centre = corners.mean(axis=0)
-    offsets = corners - centre
-    # Image y grows downwards: (x, y) → (-y, x) turns a quarter clockwise on screen.
-    return np.asarray(np.stack([-offsets[:, 1], offsets[:, 0]], axis=1) + centre, np.float32)
 
 
 def turn_wanted(as_found: TileReading, turned: TileReading) -> bool:
