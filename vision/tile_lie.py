@@ -26,11 +26,9 @@ from vision.crops import quarter_turned
 #: The turned crop must read this much surer (summed label probability) to overturn the
 #: finder's axis: squashed faces of some kinds still read fairly well (a 4p cut across reads
 #: as a 2p at 0.8-0.9), so a small lead is no evidence. 0.3 on 40 held-out tables of each
-#: style: fewest sideways errors; 0.1-0.2 called more upright tiles sideways.
+#: style: fewest sideways errors; 0.1-0.2 called more upright tiles sideways, 0.4-0.5 missed more
+#: sideways ones.
 TURN_MARGIN: Final = 0.3
-#: A tile with no other tile centre within this many of its face lengths is lone: it has no
-#: row, so it is never sideways.
-LONE_REACH: Final = 2.0
 
 
 class QuadReader(Protocol):
@@ -56,35 +54,21 @@ def turn_wanted(as_found: TileReading, turned: TileReading) -> bool:
     return turned.confidence > as_found.confidence + TURN_MARGIN
 
 
-def lone_tiles(quads: Sequence[np.ndarray]) -> np.ndarray:
-    """For each quad, whether no other quad's centre lies within :data:`LONE_REACH` of its
-    face lengths (its long edge)."""
-    if not quads:
-        return np.zeros(0, bool)
-    centres = np.array([q.mean(axis=0) for q in quads])
-    longs = np.array([max(np.linalg.norm(q[0] - q[1]), np.linalg.norm(q[1] - q[2])) for q in quads])
-    distances = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
-    np.fill_diagonal(distances, np.inf)
-    return np.asarray(distances.min(axis=1) > LONE_REACH * longs)
-
-
 def settle_lies(
     image: np.ndarray, classifier: QuadReader, quads: Sequence[np.ndarray], found_sideways: Sequence[bool]
 ) -> tuple[TileLie, ...]:
     """Each found tile (its portrait quad and the finder's sideways call) read both ways in
-    one batch, kept the surer way (:func:`turn_wanted`), sideways flipped with the turn and
-    never for a lone tile."""
+    one batch, kept the surer way (:func:`turn_wanted`), sideways flipped with the turn."""
     if len(quads) != len(found_sideways):
         raise ValueError(f"{len(quads)} quads but {len(found_sideways)} sideways calls: one each")
     if not quads:
         return ()
     turned_quads = [quarter_turned(q) for q in quads]
     readings = classifier.classify_quads(image, [*quads, *turned_quads])
-    lone = lone_tiles(quads)
     lies = []
     for i, (quad, turned_quad) in enumerate(zip(quads, turned_quads, strict=True)):
         as_found, turned = readings[i], readings[len(quads) + i]
         turn = turn_wanted(as_found, turned)
-        sideways = bool(found_sideways[i]) != turn and not lone[i]
+        sideways = bool(found_sideways[i]) != turn
         lies.append(TileLie(turned_quad if turn else quad, turned if turn else as_found, sideways))
     return tuple(lies)
