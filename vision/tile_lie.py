@@ -7,7 +7,8 @@ an upright tile it wrongly calls sideways is turned across its row. The classifi
 witness: a face cut across its real axis is squashed and reads badly. Each tile is read as
 found and turned a quarter about its centre; when the turned crop reads clearly surer, the
 tile's axis was wrong, and so was the finder's sideways call, which is relative to the same
-row (turning a tile a quarter turns it between along and across its row).
+row (turning a tile a quarter turns it between along and across its row). A tile with no
+row around it keeps the finder's call: sideways relative to nothing it can see.
 
 Figures (``bench/bench_vision.py``) and the margin's choice: ``docs/vision.md``.
 """
@@ -29,6 +30,9 @@ from vision.crops import quarter_turned
 #: style: fewest sideways errors; 0.1-0.2 called more upright tiles sideways, 0.4-0.5 missed more
 #: sideways ones.
 TURN_MARGIN: Final = 0.3
+#: A tile has a row around it when another found tile's centre lies within this many of its
+#: face lengths (a row neighbour lies within 1.25).
+ROW_REACH: Final = 2.0
 
 
 class QuadReader(Protocol):
@@ -54,13 +58,25 @@ def turn_wanted(as_found: TileReading, turned: TileReading) -> bool:
     return turned.confidence > as_found.confidence + TURN_MARGIN
 
 
+def in_a_row(quads: Sequence[np.ndarray]) -> np.ndarray:
+    """For each quad, whether another quad's centre lies within :data:`ROW_REACH` of its face
+    lengths (its longer edge)."""
+    if not quads:
+        return np.zeros(0, bool)
+    centres = np.array([q.mean(axis=0) for q in quads])
+    longs = np.array([max(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[1])) for q in quads])
+    distances = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
+    np.fill_diagonal(distances, np.inf)
+    return np.asarray(distances.min(axis=1) <= ROW_REACH * longs)
+
+
 def settle_lies(
     image: np.ndarray, classifier: QuadReader, quads: Sequence[np.ndarray], found_sideways: Sequence[bool]
 ) -> tuple[TileLie, ...]:
     """Each found tile (its portrait quad and the finder's sideways call) read as found and,
     where that reading leaves room for a clear lead (below ``1 - TURN_MARGIN``: a confidence
     is at most 1), turned a quarter; kept the surer way (:func:`turn_wanted`), its sideways
-    call flipped with the turn."""
+    call flipped with the turn when it has a row around it (:func:`in_a_row`)."""
     if len(quads) != len(found_sideways):
         raise ValueError(f"{len(quads)} quads but {len(found_sideways)} sideways calls: one each")
     if not quads:
@@ -71,10 +87,11 @@ def settle_lies(
     doubtful = [i for i, reading in enumerate(as_found) if reading.confidence + TURN_MARGIN < 1.0]
     turned_quads = {i: quarter_turned(quads[i]) for i in doubtful}
     turned = dict(zip(doubtful, classifier.classify_quads(image, list(turned_quads.values())), strict=True))
+    in_row = in_a_row(quads)
     lies = []
     for i, (quad, reading) in enumerate(zip(quads, as_found, strict=True)):
         if i in turned and turn_wanted(reading, turned[i]):
-            lies.append(TileLie(turned_quads[i], turned[i], not found_sideways[i]))
+            lies.append(TileLie(turned_quads[i], turned[i], bool(found_sideways[i]) != bool(in_row[i])))
         else:
             lies.append(TileLie(quad, reading, bool(found_sideways[i])))
     return tuple(lies)

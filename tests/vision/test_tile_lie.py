@@ -13,7 +13,7 @@ from vision.find.learnt import LearntTileFinder
 from vision.geometry import angle_difference, angle_of_corners
 from vision.render.renderer import RenderedTable, RenderOptions, render_table
 from vision.tile_art import ArtStyle
-from vision.tile_lie import TURN_MARGIN, settle_lies, turn_wanted
+from vision.tile_lie import ROW_REACH, TURN_MARGIN, in_a_row, settle_lies, turn_wanted
 
 HELD_OUT = RenderOptions(size=(1920, 1080), style=ArtStyle.BLACK, px_per_mm=(1.3, 2.6))
 
@@ -76,6 +76,13 @@ def test_settling_needs_one_sideways_call_per_quad(classifier):
     assert settle_lies(np.zeros((64, 64, 3), np.uint8), classifier, [], []) == ()
 
 
+def test_a_tile_is_in_a_row_when_another_lies_within_reach():
+    row = [_portrait((x, 100.0), long=40.0, short=30.0) for x in (100.0, 131.0, 162.0)]
+    alone = _portrait((162.0 + ROW_REACH * 40.0 + 1.0, 100.0), long=40.0, short=30.0)
+    np.testing.assert_array_equal(in_a_row([*row, alone]), [True, True, True, False])
+    assert in_a_row([]).shape == (0,)
+
+
 @pytest.fixture(scope="module")
 def tables() -> list[RenderedTable]:
     return [render_table(seed, HELD_OUT) for seed in range(3_400_000, 3_400_006)]
@@ -129,3 +136,16 @@ def test_detect_sets_right_the_sideways_calls_the_detector_gets_wrong(classifier
 
     assert sideways_errors(finder.find(table.image).tiles) >= 3
     assert sideways_errors(detect_tiles(table.image, classifier, finder=finder)) == 0
+
+
+def test_a_tile_alone_is_turned_back_but_keeps_the_finders_sideways_call(classifier, tables):
+    """With no row around it there is nothing to be sideways to: the turn fixes its crop only."""
+    table = tables[0]
+    upright = [t for t in table.truths if not t.sideways and t.face_up]
+    along = classifier.classify_quads(table.image, [t.corners for t in upright])
+    across = classifier.classify_quads(table.image, [quarter_turned(t.corners) for t in upright])
+    clear = next(t for t, a, b in zip(upright, along, across, strict=True) if a.confidence > b.confidence + 0.5)
+    for called in (False, True):
+        (lie,) = settle_lies(table.image, classifier, [quarter_turned(clear.corners)], [called])
+        assert _axis_difference(lie.corners, clear.corners) < 10
+        assert lie.sideways is called
