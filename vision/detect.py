@@ -7,7 +7,7 @@ import functools
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 import cv2
 import numpy as np
@@ -77,6 +77,12 @@ def read_image(path: Path) -> np.ndarray:
 class TileFinder(Protocol):
     """Something that finds tiles' corners in a frame (:class:`vision.find.learnt.LearntTileFinder`)."""
 
+    @property
+    def sideways_sets_axis(self) -> bool:
+        """Whether a tile's axis follows the finder's sideways call (turned across its row when
+        called sideways), so that a tile whose axis was a quarter off had its call wrong too."""
+        ...
+
     def find(self, image: np.ndarray) -> FindResult: ...
 
 
@@ -85,6 +91,9 @@ class ClassicTileFinder:
     """The classical finder (:func:`vision.find.finder.find_tiles`): felt mask, rows, seams."""
 
     tile_size: TileSize | None = None
+    # Its row cutter calls sideways from the notch a tile leaves in its row; the quad's axis
+    # is a separate guess (a tile's side can make it look squarer than it is).
+    sideways_sets_axis: ClassVar[bool] = False
 
     def find(self, image: np.ndarray) -> FindResult:
         return find_tiles(image, self.tile_size)
@@ -117,8 +126,10 @@ def detect_tiles(
     """Find and read every tile: with ``finder``, else with the shipped learnt detector
     (looking at the frame at ``tile_size``'s scale when given). Each tile is read along the
     finder's axis and a quarter turned, and kept the way it reads surer."""
-    found = (finder or _shipped_learnt_finder(tile_size)).find(image)
-    lies = settle_lies(image, classifier, [t.corners for t in found.tiles], [t.sideways for t in found.tiles])
+    finder = finder or _shipped_learnt_finder(tile_size)
+    found = finder.find(image)
+    quads, calls = [t.corners for t in found.tiles], [t.sideways for t in found.tiles]
+    lies = settle_lies(image, classifier, quads, calls, turn_flips_sideways=finder.sideways_sets_axis)
     detections = []
     for lie in lies:
         corners = turned_half(lie.corners) if lie.reading.upside_down else lie.corners

@@ -8,7 +8,8 @@ witness: a face cut across its real axis is squashed and reads badly. Each tile 
 found and turned a quarter about its centre; when the turned crop reads clearly surer, the
 tile's axis was wrong, and so was the finder's sideways call, which is relative to the same
 row (turning a tile a quarter turns it between along and across its row). A tile with no
-row around it keeps the finder's call: sideways relative to nothing it can see.
+row around it keeps the finder's call: sideways relative to nothing it can see. So does every
+tile of a finder whose sideways call does not set its axis (the classical one).
 
 Figures (``bench/bench_vision.py``) and the margin's choice: ``docs/vision.md``.
 """
@@ -71,12 +72,19 @@ def in_a_row(quads: Sequence[np.ndarray]) -> np.ndarray:
 
 
 def settle_lies(
-    image: np.ndarray, classifier: QuadReader, quads: Sequence[np.ndarray], found_sideways: Sequence[bool]
+    image: np.ndarray,
+    classifier: QuadReader,
+    quads: Sequence[np.ndarray],
+    found_sideways: Sequence[bool],
+    *,
+    turn_flips_sideways: bool = True,
 ) -> tuple[TileLie, ...]:
     """Each found tile (its portrait quad and the finder's sideways call) read as found and,
     where that reading leaves room for a clear lead (below ``1 - TURN_MARGIN``: a confidence
     is at most 1), turned a quarter; kept the surer way (:func:`turn_wanted`), its sideways
-    call flipped with the turn when it has a row around it (:func:`in_a_row`)."""
+    call flipped with the turn when it has a row around it (:func:`in_a_row`). Without
+    ``turn_flips_sideways`` (a finder whose sideways call does not set the axis) the turn
+    fixes the crop only."""
     if len(quads) != len(found_sideways):
         raise ValueError(f"{len(quads)} quads but {len(found_sideways)} sideways calls: one each")
     if not quads:
@@ -87,11 +95,11 @@ def settle_lies(
     doubtful = [i for i, reading in enumerate(as_found) if reading.confidence + TURN_MARGIN < 1.0]
     turned_quads = {i: quarter_turned(quads[i]) for i in doubtful}
     turned = dict(zip(doubtful, classifier.classify_quads(image, list(turned_quads.values())), strict=True))
-    in_row = in_a_row(quads)
+    flips = in_a_row(quads) & turn_flips_sideways
     lies = []
     for i, (quad, reading) in enumerate(zip(quads, as_found, strict=True)):
         if i in turned and turn_wanted(reading, turned[i]):
-            lies.append(TileLie(turned_quads[i], turned[i], bool(found_sideways[i]) != bool(in_row[i])))
+            lies.append(TileLie(turned_quads[i], turned[i], bool(found_sideways[i]) != bool(flips[i])))
         else:
             lies.append(TileLie(quad, reading, bool(found_sideways[i])))
     return tuple(lies)

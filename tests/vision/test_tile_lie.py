@@ -149,3 +149,18 @@ def test_a_tile_alone_is_turned_back_but_keeps_the_finders_sideways_call(classif
         (lie,) = settle_lies(table.image, classifier, [quarter_turned(clear.corners)], [called])
         assert _axis_difference(lie.corners, clear.corners) < 10
         assert lie.sideways is called
+
+
+def test_for_a_finder_whose_sideways_call_does_not_set_the_axis_the_turn_fixes_the_crop_only(classifier, tables):
+    """The classical finder: its sideways call comes from the row's notch, not from the axis."""
+    flipped = kept = 0
+    for table in tables:
+        quads = [quarter_turned(t.corners) if t.sideways else t.corners for t in table.truths]
+        flipping = settle_lies(table.image, classifier, quads, [False] * len(quads))
+        keeping = settle_lies(table.image, classifier, quads, [False] * len(quads), turn_flips_sideways=False)
+        flipped += sum(lie.sideways for lie in flipping)
+        kept += sum(lie.sideways for lie in keeping)
+        for a, b in zip(flipping, keeping, strict=True):
+            np.testing.assert_array_equal(a.corners, b.corners)
+    assert flipped > 0
+    assert kept == 0
