@@ -28,3 +28,14 @@ def crop_tile(image: np.ndarray, corners: np.ndarray, size: tuple[int, int] = CR
 def turned_half(corners: np.ndarray) -> np.ndarray:
     """The same quad read upside down: the bottom edge becomes the top."""
     return np.roll(corners, 2, axis=0)
+
+
+def quarter_turned(corners: np.ndarray) -> np.ndarray:
+    """The same face size turned a quarter clockwise about the quad's centre, in portrait
+    order (so its long edges lie where the given quad's short ones point)."""
+    if corners.shape != (4, 2):
+        raise ValueError(f"a tile's quad must be a 4×2 array, got shape {corners.shape}")
+    centre = corners.mean(axis=0)
+    offsets = corners - centre
+    # Image y grows downwards: (x, y) → (-y, x) turns a quarter clockwise on screen.
+    return np.asarray(np.stack([-offsets[:, 1], offsets[:, 0]], axis=1) + centre, np.float32)

@@ -1,4 +1,5 @@
-"""Still-photo detection: find the tiles, read each, and turn its corners the way its face reads."""
+"""Still-photo detection: find the tiles, settle which way each lies (:mod:`vision.tile_lie`),
+read each, and turn its corners the way its face reads."""
 
 from __future__ import annotations
 
@@ -6,17 +7,18 @@ import functools
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 import cv2
 import numpy as np
 
-from vision.classifier import OnnxTileClassifier, TileReading
+from vision.classifier import TileReading
 from vision.crops import turned_half
 from vision.find.finder import FindResult, find_tiles
 from vision.find.learnt import DEFAULT_DETECTOR, LearntTileFinder
 from vision.find.seams import TileSize
 from vision.geometry import angle_of_corners, bounding_box
+from vision.tile_lie import QuadReader, settle_lies
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +77,12 @@ def read_image(path: Path) -> np.ndarray:
 class TileFinder(Protocol):
     """Something that finds tiles' corners in a frame (:class:`vision.find.learnt.LearntTileFinder`)."""
 
+    @property
+    def sideways_sets_axis(self) -> bool:
+        """Whether a tile's axis follows the finder's sideways call (turned across its row when
+        called sideways), so that a tile whose axis was a quarter off had its call wrong too."""
+        ...
+
     def find(self, image: np.ndarray) -> FindResult: ...
 
 
@@ -83,6 +91,9 @@ class ClassicTileFinder:
     """The classical finder (:func:`vision.find.finder.find_tiles`): felt mask, rows, seams."""
 
     tile_size: TileSize | None = None
+    # Its row cutter calls sideways from the notch a tile leaves in its row; the quad's axis
+    # is a separate guess (a tile's side can make it look squarer than it is).
+    sideways_sets_axis: ClassVar[bool] = False
 
     def find(self, image: np.ndarray) -> FindResult:
         return find_tiles(image, self.tile_size)
@@ -108,17 +119,20 @@ def _shipped_learnt_finder(tile_size: TileSize | None) -> TileFinder:
 
 def detect_tiles(
     image: np.ndarray,
-    classifier: OnnxTileClassifier,
+    classifier: QuadReader,
     tile_size: TileSize | None = None,
     finder: TileFinder | None = None,
 ) -> tuple[Detection, ...]:
     """Find and read every tile: with ``finder``, else with the shipped learnt detector
-    (looking at the frame at ``tile_size``'s scale when given)."""
-    found = (finder or _shipped_learnt_finder(tile_size)).find(image)
-    readings = classifier.classify_quads(image, [tile.corners for tile in found.tiles])
+    (looking at the frame at ``tile_size``'s scale when given). Each tile is read along the
+    finder's axis and a quarter turned, and kept the way it reads surer."""
+    finder = finder or _shipped_learnt_finder(tile_size)
+    found = finder.find(image)
+    quads, calls = [t.corners for t in found.tiles], [t.sideways for t in found.tiles]
+    lies = settle_lies(image, classifier, quads, calls, turn_flips_sideways=finder.sideways_sets_axis)
     detections = []
-    for tile, reading in zip(found.tiles, readings, strict=True):
-        corners = turned_half(tile.corners) if reading.upside_down else tile.corners
-        detections.append(Detection(corners, reading, tile.sideways))
+    for lie in lies:
+        corners = turned_half(lie.corners) if lie.reading.upside_down else lie.corners
+        detections.append(Detection(corners, lie.reading, lie.sideways))
     log.debug("detected %d tiles", len(detections))
     return tuple(detections)

@@ -103,8 +103,6 @@ def _wait(args: argparse.Namespace, runtime: Any, echo: _EventEcho, stop: thread
             return
         if deadline is not None and waited >= deadline:
             return
-        if args.until_end and (
-            echo.game_over.is_set() or (runtime.finished is not None and runtime.finished.is_set())
-        ):
+        if args.until_end and (echo.game_over.is_set() or (runtime.finished is not None and runtime.finished.is_set())):
             runtime.core.drain()
             return

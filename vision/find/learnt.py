@@ -42,6 +42,9 @@ class DetectorModelError(RuntimeError):
 class LearntTileFinder:
     """Finds tiles with the shipped (or a given) ONNX detector; safe to share between calls."""
 
+    #: A tile called sideways gets its axis square to its row's (:func:`centres.turned_across_row`).
+    sideways_sets_axis: Final = True
+
     def __init__(
         self,
         model_path: Path = DEFAULT_DETECTOR,
