@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.crops import CROP_SIZE
+from vision.crops import CROP_SIZE, quarter_turned
 from vision.geometry import angle_difference, angle_of_corners
 from vision.render.renderer import RenderOptions, render_table
 from vision.training.dataset import render_crops
-from vision.training.outliers import noise_crops, outlier_crops, straddling, turned_quarter
+from vision.training.outliers import noise_crops, outlier_crops, straddling
 
 UPRIGHT = np.array([[100.0, 100.0], [130.0, 100.0], [130.0, 140.0], [100.0, 140.0]])  # 30 wide, 40 tall
 
@@ -18,7 +18,7 @@ def _sides(quad: np.ndarray) -> tuple[float, float]:
 
 
 def test_a_quarter_turned_quad_keeps_the_centre_and_face_size_with_its_long_edge_across():
-    turned = turned_quarter(UPRIGHT)
+    turned = quarter_turned(UPRIGHT)
     assert np.allclose(turned.mean(axis=0), UPRIGHT.mean(axis=0))
     assert np.allclose(_sides(turned), (30.0, 40.0))
     assert angle_difference(angle_of_corners(turned), angle_of_corners(UPRIGHT)) == 90

@@ -12,7 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.crops import CROP_SIZE, crop_tile
+from vision.crops import CROP_SIZE, crop_tile, quarter_turned
 from vision.labels import BACK_LABEL
 from vision.render.renderer import TileTruth
 
@@ -31,7 +31,7 @@ def outlier_crops(image: np.ndarray, truths: tuple[TileTruth, ...], rng: np.rand
         return []
     crops = []
     for index in rng.choice(len(faces), size=min(TURNED_PER_TABLE, len(faces)), replace=False):
-        crops.append(crop_tile(image, turned_quarter(faces[index].corners)))
+        crops.append(crop_tile(image, quarter_turned(faces[index].corners)))
     for index in rng.choice(len(faces), size=min(STRADDLING_PER_TABLE, len(faces)), replace=False):
         crops.append(crop_tile(image, straddling(faces[index].corners, rng)))
     centres = np.array([t.centre for t in truths])
@@ -40,19 +40,6 @@ def outlier_crops(image: np.ndarray, truths: tuple[TileTruth, ...], rng: np.rand
         if quad is not None:
             crops.append(crop_tile(image, quad))
     return crops
-
-
-def turned_quarter(corners: np.ndarray) -> np.ndarray:
-    """A tile's quad turned a quarter about its centre: the same face size, its long edge
-    along the tile's short one."""
-    centre = corners.mean(axis=0)
-    across = corners[1] - corners[0]  # the face's width
-    down = corners[3] - corners[0]  # the face's height
-    width, height = float(np.linalg.norm(across)), float(np.linalg.norm(down))
-    new_across = down / height * width
-    new_down = -across / width * height
-    top_left = centre - new_across / 2 - new_down / 2
-    return np.array([top_left, top_left + new_across, top_left + new_across + new_down, top_left + new_down])
 
 
 def straddling(corners: np.ndarray, rng: np.random.Generator) -> np.ndarray:
