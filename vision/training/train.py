@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import time
 from dataclasses import dataclass, fields
 
@@ -110,6 +111,7 @@ def fit(model: nn.Module, data: CropSet, recipe: Recipe) -> None:
     images = to_tensor(data.images)
     targets = torch.from_numpy(data.labels + LABEL_COUNT * data.flipped.astype(np.int64))
     outliers = to_tensor(data.outliers)
+    stray_count = recipe.outliers_per_batch if len(outliers) else 0
     optimiser = torch.optim.AdamW(model.parameters(), lr=recipe.learning_rate, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=recipe.learning_rate, total_steps=recipe.steps)
     loss_of = nn.CrossEntropyLoss(label_smoothing=0.05)
@@ -117,14 +119,16 @@ def fit(model: nn.Module, data: CropSet, recipe: Recipe) -> None:
     started = time.monotonic()
     for step in range(recipe.steps):
         batch = torch.randint(0, len(targets), (recipe.batch,), generator=generator)
-        logits = model(augment(images[batch], generator))
-        loss = loss_of(logits, targets[batch])
-        if len(outliers):
-            strays = torch.randint(0, len(outliers), (recipe.outliers_per_batch,), generator=generator)
-            stray_logits = model(augment(outliers[strays], generator))
-            # Cross-entropy against the uniform distribution: no label should be sure of these.
-            uniform_loss = (torch.logsumexp(stray_logits, dim=1) - stray_logits.mean(dim=1)).mean()
-            loss = loss + recipe.outlier_weight * uniform_loss
+        strays = torch.randint(0, max(len(outliers), 1), (stray_count,), generator=generator)
+        # Tiles and outliers go through in one batch: batch norm's running statistics must
+        # describe the mix the model sees, not whichever of two batches came last.
+        logits = model(augment(torch.cat([images[batch], outliers[strays]]), generator))
+        tile_logits, stray_logits = logits[: len(batch)], logits[len(batch) :]
+        loss = loss_of(tile_logits, targets[batch])
+        if len(strays):
+            # KL divergence from the uniform distribution (0 when no label is any surer).
+            uniform = torch.logsumexp(stray_logits, dim=1) - stray_logits.mean(dim=1) - math.log(logits.shape[1])
+            loss = loss + recipe.outlier_weight * uniform.mean()
         optimiser.zero_grad()
         loss.backward()
         optimiser.step()
