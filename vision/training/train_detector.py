@@ -3,8 +3,8 @@
     .venv/bin/python -m vision.training.train_detector --out models [--cache DIR]
 
 Reproducible: fixed seeds, one CPU thread, a fixed number of steps. Training frames are
-rendered tables in the mix the classifier trains on (the ``regular`` art, its lightness-inverted
-``regular-dark`` variation and random palettes of the regular art), 1920×1080, scaled to the
+rendered tables: half in the lightness-inverted ``regular-dark`` variation of the regular art,
+a quarter ``regular``, a quarter in random palettes of it, 1920×1080, scaled to the
 network's input as the run time scales them; the
 network learns on random 128×128 windows of them (flipped, transposed, re-exposed). The
 held-out check is the ``black`` art, never used in training, on tables from another seed
@@ -36,7 +36,7 @@ log = logging.getLogger(__name__)
 MODEL_NAME = "tile-detector"
 HELD_OUT_SEEDS = range(1_000_000, 1_000_016)  # black style, as the classifier's check
 VALIDATION_SEEDS = range(900_000, 900_010)  # the training styles, unseen tables: picks the peak threshold
-SIDEWAYS_WEIGHT = 20.0  # sideways tiles are ~3% of all; detect.py's second look weeds out false ones
+SIDEWAYS_WEIGHT = 10.0
 THRESHOLDS = (0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
 
 
@@ -271,8 +271,8 @@ def export_detector(
             "recipe": recipe,
             "data": (
                 f"tables drawn by vision.render (FluffyStuff CC0 art) at {FRAME_SIZE[0]}x{FRAME_SIZE[1]}, "
-                f"{TRAIN_PX_PER_MM[0]}-{TRAIN_PX_PER_MM[1]} px/mm, 'regular' style (3 in 8), its lightness-inverted "
-                "'regular-dark' variation (1 in 8) and random palettes of the regular art (4 in 8), "
+                f"{TRAIN_PX_PER_MM[0]}-{TRAIN_PX_PER_MM[1]} px/mm, 'regular' style (1 in 4), its lightness-inverted "
+                "'regular-dark' variation (2 in 4) and random palettes of the regular art (1 in 4), "
                 "seeds 0..train_tables-1; targets from the exact "
                 "face corners; random 128x128 windows, flips, transposes, contrast/brightness/white balance"
             ),
