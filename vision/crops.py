@@ -39,3 +39,10 @@ def quarter_turned(corners: np.ndarray) -> np.ndarray:
     offsets = corners - centre
     # Image y grows downwards: (x, y) → (-y, x) turns a quarter clockwise on screen.
     return np.asarray(np.stack([-offsets[:, 1], offsets[:, 0]], axis=1) + centre, np.float32)
+
+
+def shifted_quads(corners: np.ndarray, fraction: float) -> list[np.ndarray]:
+    """The quad moved ``fraction`` of its width left and right, and of its height up and down."""
+    across = corners[1] - corners[0]
+    down = corners[3] - corners[0]
+    return [np.asarray(corners + sign * fraction * step) for step in (across, down) for sign in (-1.0, 1.0)]

@@ -19,6 +19,7 @@ from vision.find.learnt import DEFAULT_DETECTOR, LearntTileFinder
 from vision.find.seams import TileSize
 from vision.geometry import angle_of_corners, bounding_box
 from vision.tile_lie import QuadReader, settle_lies
+from vision.tile_phase import rephase
 
 log = logging.getLogger(__name__)
 
@@ -130,6 +131,7 @@ def detect_tiles(
     found = finder.find(image)
     quads, calls = [t.corners for t in found.tiles], [t.sideways for t in found.tiles]
     lies = settle_lies(image, classifier, quads, calls, turn_flips_sideways=finder.sideways_sets_axis)
+    lies = rephase(image, classifier, lies)
     detections = []
     for lie in lies:
         corners = turned_half(lie.corners) if lie.reading.upside_down else lie.corners

@@ -23,7 +23,7 @@ from typing import Final, Protocol
 import numpy as np
 
 from vision.classifier import TileReading
-from vision.crops import quarter_turned
+from vision.crops import quarter_turned, shifted_quads
 
 #: The turned crop must read this much surer (summed label probability) to overturn the
 #: finder's axis: squashed faces of some kinds still read fairly well (a 4p cut across reads
@@ -34,6 +34,8 @@ TURN_MARGIN: Final = 0.3
 #: A tile has a row around it when another found tile's centre lies within this many of its
 #: face lengths (a row neighbour lies within 1.25).
 ROW_REACH: Final = 2.0
+#: How far a doubtful tile's cuts are nudged, in faces along each edge.
+NUDGE: Final = 0.25
 
 
 class QuadReader(Protocol):
@@ -93,13 +95,28 @@ def settle_lies(
     # Most faces read far above 1 - TURN_MARGIN as found: only the rest are cut again, which
     # keeps the second batch to a few tiles a frame.
     doubtful = [i for i, reading in enumerate(as_found) if reading.confidence + TURN_MARGIN < 1.0]
-    turned_quads = {i: quarter_turned(quads[i]) for i in doubtful}
-    turned = dict(zip(doubtful, classifier.classify_quads(image, list(turned_quads.values())), strict=True))
+    # A finder that got the axis wrong often got the centre a little wrong too (it placed a
+    # face of the wrong shape): each way is also tried nudged a quarter face along each edge.
+    candidates = [
+        (i, turn, cut)
+        for i in doubtful
+        for turn, quad in ((False, quads[i]), (True, quarter_turned(quads[i])))
+        for cut in (quad, *shifted_quads(quad, NUDGE))
+    ]
+    readings = classifier.classify_quads(image, [cut for _, _, cut in candidates])
+    best: dict[tuple[int, bool], tuple[np.ndarray, TileReading]] = {}
+    for (i, turn, cut), reading in zip(candidates, readings, strict=True):
+        if (i, turn) not in best or reading.confidence > best[i, turn][1].confidence:
+            best[i, turn] = (cut, reading)
     flips = in_a_row(quads) & turn_flips_sideways
     lies = []
     for i, (quad, reading) in enumerate(zip(quads, as_found, strict=True)):
-        if i in turned and turn_wanted(reading, turned[i]):
-            lies.append(TileLie(turned_quads[i], turned[i], bool(found_sideways[i]) != bool(flips[i])))
-        else:
+        if i not in doubtful:
             lies.append(TileLie(quad, reading, bool(found_sideways[i])))
+        elif turn_wanted(best[i, False][1], best[i, True][1]):
+            cut, turned = best[i, True]
+            lies.append(TileLie(cut, turned, bool(found_sideways[i]) != bool(flips[i])))
+        else:
+            cut, kept = best[i, False]
+            lies.append(TileLie(cut, kept, bool(found_sideways[i])))
     return tuple(lies)

@@ -1,0 +1,83 @@
+"""Tiles cut between two (``vision.tile_phase``): an uncertain reading re-cut half a face
+either way, with the shipped classifier on a rendered held-out table."""
+
+import numpy as np
+import pytest
+
+from vision.classifier import OnnxTileClassifier
+from vision.crops import shifted_quads
+from vision.labels import BACK_LABEL, kind_of_label
+from vision.render.renderer import RenderOptions, TileTruth, render_table
+from vision.tile_art import ArtStyle
+from vision.tile_lie import TileLie
+from vision.tile_phase import SHIFT, rephase
+
+HELD_OUT = RenderOptions(size=(1920, 1080), style=ArtStyle.BLACK, px_per_mm=(2.2, 2.2), effects=False)
+
+
+@pytest.fixture(scope="module")
+def classifier():
+    return OnnxTileClassifier()
+
+
+@pytest.fixture(scope="module")
+def table():
+    return render_table(2_000_011, HELD_OUT)
+
+
+def _face_up_neighbours(truths: tuple[TileTruth, ...]) -> tuple[TileTruth, TileTruth]:
+    """Two face-up, upright tiles side by side in a row (centres one face width apart along
+    the first's width), a back-free pair as a pond row has."""
+    faces = [t for t in truths if t.label != BACK_LABEL and not t.sideways]
+    for first in faces:
+        across = first.corners[1] - first.corners[0]
+        for second in faces:
+            offset = second.centre - first.centre
+            if second is not first and np.linalg.norm(offset - across) < 0.15 * np.linalg.norm(across):
+                return first, second
+    raise AssertionError("the table has no two face-up tiles side by side")
+
+
+def _lie(classifier: OnnxTileClassifier, image: np.ndarray, corners: np.ndarray) -> TileLie:
+    return TileLie(corners, classifier.classify_quads(image, [corners])[0], sideways=False)
+
+
+def test_shifted_quads_move_half_a_face_along_each_edge_either_way():
+    quad = np.array([[0.0, 0.0], [30.0, 0.0], [30.0, 40.0], [0.0, 40.0]])
+    centres = sorted(tuple(q.mean(axis=0)) for q in shifted_quads(quad, SHIFT))
+    assert centres == sorted(
+        [(15 - 30 * SHIFT, 20.0), (15 + 30 * SHIFT, 20.0), (15.0, 20 - 40 * SHIFT), (15.0, 20 + 40 * SHIFT)]
+    )
+
+
+def test_a_quad_on_the_seam_between_two_tiles_gives_back_both(classifier, table):
+    first, second = _face_up_neighbours(table.truths)
+    seam = (first.corners + second.corners) / 2
+    lie = _lie(classifier, table.image, seam)
+    assert lie.reading.uncertain  # half of two faces: the classifier must not guess
+    settled = rephase(table.image, classifier, [lie])
+    assert len(settled) == 2
+    found = sorted(settled, key=lambda s: float(np.linalg.norm(s.corners.mean(axis=0) - first.centre)))
+    for lie_found, truth in zip(found, (first, second), strict=True):
+        width = np.linalg.norm(truth.corners[1] - truth.corners[0])
+        assert np.linalg.norm(lie_found.corners.mean(axis=0) - truth.centre) < 0.2 * width
+        assert kind_of_label(lie_found.reading.label) == kind_of_label(truth.label)
+        assert not lie_found.reading.uncertain
+
+
+def test_a_shift_onto_a_tile_already_found_is_not_a_second_find(classifier, table):
+    first, second = _face_up_neighbours(table.truths)
+    seam = (first.corners + second.corners) / 2
+    settled = rephase(
+        table.image, classifier, [_lie(classifier, table.image, first.corners), _lie(classifier, table.image, seam)]
+    )
+    centres = [s.corners.mean(axis=0) for s in settled]
+    width = np.linalg.norm(first.corners[1] - first.corners[0])
+    assert sum(np.linalg.norm(c - first.centre) < 0.6 * width for c in centres) == 1
+    assert sum(np.linalg.norm(c - second.centre) < 0.2 * width for c in centres) == 1
+
+
+def test_sure_readings_are_left_as_they_are(classifier, table):
+    lies = [_lie(classifier, table.image, t.corners) for t in table.truths[:30]]
+    assert not any(lie.reading.uncertain for lie in lies)
+    assert rephase(table.image, classifier, lies) == tuple(lies)
