@@ -117,6 +117,7 @@ def settle_lies(
             cut, turned = best[i, True]
             lies.append(TileLie(cut, turned, bool(found_sideways[i]) != bool(flips[i])))
         else:
-            cut, kept = best[i, False]
-            lies.append(TileLie(cut, kept, bool(found_sideways[i])))
+            # Kept as found, not nudged: a tile cut on the seam between two stays uncertain
+            # and so is re-cut half a face either way afterwards (vision.tile_phase).
+            lies.append(TileLie(quad, reading, bool(found_sideways[i])))
     return tuple(lies)

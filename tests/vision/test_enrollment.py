@@ -84,14 +84,19 @@ def test_the_printable_sheet_has_its_markers():
     assert len(cut_enrollment_tiles(sheet)) == 0  # markers found, every cell empty
 
 
-def test_enrollment_on_the_black_style_reads_black_tiles_better(enrollment, classifier, black_crops):
+def test_enrollment_on_the_black_style_keeps_black_tiles_read_and_fits_its_own_sheet(
+    enrollment, classifier, black_crops
+):
     crops, labels = black_crops
     accuracy = measure(classifier, enrollment.head, crops, labels)
-    # Measured (908 crops, blend 0.5): 0.9945 before (5 misread, mostly the peacock 1s), 0.9989 after
-    # with this grid (1.000 with grid seeds 12 and 13): at least two crops fewer misread, with headroom.
-    assert accuracy.after >= accuracy.before + 0.002
+    # With the classifier of commit 102225d (regular colours only) these 908 crops read 0.9945
+    # before and 0.9989 after enrolling; the classifier trained on random palettes reads them
+    # all (1.000), so what is left to hold is that enrolling costs a well-read set nothing and
+    # that the head fits the sheet's own tiles at least as well as the base model.
+    assert accuracy.after >= accuracy.before - 0.002
     assert accuracy.after >= 0.997
-    assert enrollment.fresh.after > enrollment.fresh.before
+    assert enrollment.fresh.after >= enrollment.fresh.before
+    assert enrollment.fresh.after >= 0.99
 
 
 def test_the_enrollment_file_round_trips_and_the_classifier_uses_it(enrollment, classifier, black_crops, tmp_path):
