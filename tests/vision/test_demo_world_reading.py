@@ -75,3 +75,17 @@ def test_melds_at_the_table_s_corners_beside_the_markers_read_as_laid():
         found = differences(layout, reader.read(Frame(camera.frame(layout, 0, index), float(index))))
         assert found.melds == (), index
         assert found.ponds == (), index
+
+
+@pytest.mark.parametrize("index", [332, 469, 686])
+def test_hands_laid_open_read_surely(scenes_and_reader, index):
+    """Open hands lie nearest the players, where the camera sees the faces from lowest and the
+    row's seams come out of phase by a side's width: a face read as uncertain there is cut
+    again a little along its row (these scenes had 2-5 uncertain tiles without that)."""
+    scenes, camera, reader = scenes_and_reader
+    scene = scenes[index]
+    reading = reader.read(Frame(camera.frame(scene.layout, scene.hand, 2 * index), float(index)))
+    assert differences(scene.layout, reading).hands == ()
+    shown = [tile for seat in reading.seats for tile in (*seat.open_hand, *([seat.winning] if seat.winning else []))]
+    assert shown
+    assert not [tile for tile in shown if tile.uncertain]
