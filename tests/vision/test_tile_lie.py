@@ -124,8 +124,9 @@ def test_upright_tiles_wrongly_turned_across_their_row_are_mostly_set_upright(cl
 
 @pytest.mark.parametrize("seed", [3_300_007, 3_300_011])
 def test_detect_sets_right_the_sideways_calls_the_detector_gets_wrong(classifier, seed):
-    """Two held-out tables where the detector alone misses two sideways tiles (riichi
-    discards, called tiles) and calls an upright one sideways; detection gets all three."""
+    """Two held-out tables where the detector alone gets two or three sideways calls wrong
+    (riichi discards and called tiles missed, an upright tile called sideways; the count
+    depends on the detector model); detection gets them all right."""
     table = render_table(seed, HELD_OUT)
     finder = LearntTileFinder()
     width = float(np.median([np.linalg.norm(t.corners[1] - t.corners[0]) for t in table.truths]))
@@ -134,7 +135,7 @@ def test_detect_sets_right_the_sideways_calls_the_detector_gets_wrong(classifier
         matches = match_quads([t.corners for t in table.truths], [t.corners for t in tiles], width)
         return sum(table.truths[m.truth].sideways != tiles[m.found].sideways for m in matches)
 
-    assert sideways_errors(finder.find(table.image).tiles) >= 3
+    assert sideways_errors(finder.find(table.image).tiles) >= 2
     assert sideways_errors(detect_tiles(table.image, classifier, finder=finder)) == 0
 
 
