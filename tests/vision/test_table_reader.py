@@ -4,6 +4,7 @@ ONNX classifier; the reading must be the layout that was drawn."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -153,3 +154,29 @@ def test_a_zoomed_camera_reads_what_it_sees_and_marks_the_rest_unseen(classifier
     assert found.indicators == ()
     assert all(Zone.MELDS in seat.occluded for seat in reading.seats)
     assert all(seat.melds == () for seat in reading.seats)
+
+
+def test_placed_tiles_are_the_tiles_of_the_reading_each_on_a_drawn_face(classifier):
+    """``placed_tiles`` (bench, debugging) lists every tile the reading is made of, including
+    tiles cut again (turned or moved along their row: new objects, found by position)."""
+    camera = CAMERAS["low-turned"]
+    layout = hand_made_layout()
+    rendered = render_table(3, RenderOptions(camera=camera, effects=False), layout)
+    reader = TableReader(picked_calibration(camera), classifier)
+    reading = reader.read_image(rendered.image)
+    placed = reader.placed_tiles(rendered.image)
+    in_reading = sum(
+        len(seat.pond)
+        + len(seat.open_hand)
+        + (seat.winning is not None)
+        + sum(len(m.tiles) + (m.added is not None) for m in seat.melds)
+        for seat in reading.seats
+    )
+    faces = [t.corners.astype(np.float32).reshape(-1, 1, 2) for t in rendered.truths]
+    on_a_face = [
+        p
+        for p in placed
+        if any(cv2.pointPolygonTest(f, tuple(map(float, p.quad.mean(axis=0))), False) >= 0 for f in faces)
+    ]
+    assert len(on_a_face) == len(placed)
+    assert len(placed) >= in_reading + len(reading.dora) + len(reading.ura)

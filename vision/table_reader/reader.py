@@ -100,15 +100,16 @@ class TableReader:
         tiles as the surest way of laying it out has them): for the benchmark and debugging."""
         finds = self._find(image)
         readings = self._classify(image, finds)
-        chosen = set()
-        for find in finds:
-            seat_readings = [r for r in readings if any(r.found is t for t in find.tiles)]
-            chosen |= {id(r) for r in surest_melds(seat_readings)}
         placed = []
+        position = 0
         for find in finds:
+            # By position, as _assemble takes them: a tile re-cut (turned, nudged) is a new object.
+            seat_readings = readings[position : position + len(find.tiles)]
+            position += len(find.tiles)
+            chosen = {id(r) for r in surest_melds(seat_readings)}
             to_frame = self._seat_to_frame[find.seat]
-            for read in readings:
-                if any(read.found is t for t in find.tiles) and (read.found.zone != Zone.MELDS or id(read) in chosen):
+            for read in seat_readings:
+                if read.found.zone != Zone.MELDS or id(read) in chosen:
                     placed.append(
                         PlacedReading(_frame_quad(read.found, to_frame), read.reading, read.found.piece.sideways)
                     )
