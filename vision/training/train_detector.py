@@ -48,6 +48,7 @@ class Recipe:
     batch: int = 24
     window: int = 128
     learning_rate: float = 4e-3
+    sideways_windows: float = 0.3  # the share of windows drawn around a sideways tile (they are ~3% of tiles)
 
 
 def main() -> None:
@@ -102,7 +103,11 @@ def to_tensor(pixels: np.ndarray) -> torch.Tensor:
 
 
 def windows(
-    inputs: np.ndarray, targets: np.ndarray, recipe: Recipe, rng: np.random.Generator
+    inputs: np.ndarray,
+    targets: np.ndarray,
+    recipe: Recipe,
+    rng: np.random.Generator,
+    sideways_cells: list[np.ndarray] | None = None,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """A batch of random windows, each flipped and transposed at random (targets changed to match)."""
     size, cells = recipe.window, recipe.window // STRIDE
@@ -112,6 +117,8 @@ def windows(
     for i, frame in enumerate(frames):
         y = int(rng.integers(0, (inputs.shape[1] - size) // STRIDE + 1)) * STRIDE
         x = int(rng.integers(0, (inputs.shape[2] - size) // STRIDE + 1)) * STRIDE
+        if sideways_cells is not None and rng.random() < recipe.sideways_windows:
+            y, x = _window_around(sideways_cells, frame, inputs.shape[1:3], size, rng=rng, fallback=(y, x))
         image = inputs[frame, y : y + size, x : x + size]
         target = targets[frame, :, y // STRIDE : y // STRIDE + cells, x // STRIDE : x // STRIDE + cells].astype(
             np.float32
@@ -134,6 +141,30 @@ def windows(
     brightness = torch.from_numpy(rng.uniform(-0.4, 0.4, (n, 1, 1, 1))).float()
     balance = torch.from_numpy(rng.uniform(-0.15, 0.15, (n, 3, 1, 1))).float()
     return x_tensor * contrast + brightness + balance, torch.from_numpy(maps)
+
+
+def sideways_cells_of(targets: np.ndarray) -> list[np.ndarray]:
+    """Per frame, the (row, column) cells where a sideways tile's centre lies."""
+    return [np.argwhere((frame[0] >= 0.99) & (frame[7] > 0.5)) for frame in targets]
+
+
+def _window_around(
+    cells: list[np.ndarray],
+    frame: int,
+    shape: tuple[int, ...],
+    size: int,
+    *,
+    rng: np.random.Generator,
+    fallback: tuple[int, int],
+) -> tuple[int, int]:
+    """A window's top-left corner (on the stride grid) that holds one of the frame's sideways
+    tiles somewhere inside it; ``fallback`` when the frame has none."""
+    if not len(cells[frame]):
+        return fallback
+    row, column = cells[frame][int(rng.integers(0, len(cells[frame])))] * STRIDE
+    y = int(np.clip(row - rng.integers(STRIDE * 2, size - STRIDE * 2), 0, shape[0] - size)) // STRIDE * STRIDE
+    x = int(np.clip(column - rng.integers(STRIDE * 2, size - STRIDE * 2), 0, shape[1] - size)) // STRIDE * STRIDE
+    return y, x
 
 
 def loss_of(output: torch.Tensor, target: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -165,8 +196,9 @@ def fit(model: nn.Module, inputs: np.ndarray, targets: np.ndarray, recipe: Recip
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=recipe.learning_rate, total_steps=recipe.steps)
     model.train()
     started = time.monotonic()
+    sideways = sideways_cells_of(targets)
     for step in range(recipe.steps):
-        x, target = windows(inputs, targets, recipe, rng)
+        x, target = windows(inputs, targets, recipe, rng, sideways)
         heat_loss, other = loss_of(model(x), target)
         loss = heat_loss + other
         optimiser.zero_grad()
