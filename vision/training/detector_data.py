@@ -134,3 +134,27 @@ def cached_frames(seeds: range, cache: str | None) -> tuple[np.ndarray, np.ndarr
         inputs.append(frames.inputs)
         targets.append(frames.targets)
     return np.concatenate(inputs), np.concatenate(targets)
+
+
+def sideways_cells_of(targets: np.ndarray) -> list[np.ndarray]:
+    """Per frame, the (row, column) cells where a sideways tile's centre lies."""
+    return [np.argwhere((frame[0] >= 0.99) & (frame[7] > 0.5)) for frame in targets]
+
+
+def window_around(
+    cells: list[np.ndarray],
+    frame: int,
+    shape: tuple[int, ...],
+    size: int,
+    *,
+    rng: np.random.Generator,
+    fallback: tuple[int, int],
+) -> tuple[int, int]:
+    """A window's top-left corner (on the stride grid) that holds one of the frame's sideways
+    tiles somewhere inside it; ``fallback`` when the frame has none."""
+    if not len(cells[frame]):
+        return fallback
+    row, column = cells[frame][int(rng.integers(0, len(cells[frame])))] * STRIDE
+    y = int(np.clip(row - rng.integers(STRIDE * 2, size - STRIDE * 2), 0, shape[0] - size)) // STRIDE * STRIDE
+    x = int(np.clip(column - rng.integers(STRIDE * 2, size - STRIDE * 2), 0, shape[1] - size)) // STRIDE * STRIDE
+    return y, x

@@ -27,7 +27,15 @@ from torch import nn
 from vision.evaluation import match_quads
 from vision.find.centres import CHANNELS, INPUT_LONG_SIDE, MEAN, PAD_TO, STD, STRIDE, decode_peaks, portrait_corners
 from vision.tile_art import ArtStyle
-from vision.training.detector_data import FRAME_SIZE, TRAIN_PX_PER_MM, FrameSet, cached_frames, render_frames
+from vision.training.detector_data import (
+    FRAME_SIZE,
+    TRAIN_PX_PER_MM,
+    FrameSet,
+    cached_frames,
+    render_frames,
+    sideways_cells_of,
+    window_around,
+)
 from vision.training.detector_model import TileCentreNet
 from vision.training.export import code_version, write_model_metadata
 
@@ -118,7 +126,7 @@ def windows(
         y = int(rng.integers(0, (inputs.shape[1] - size) // STRIDE + 1)) * STRIDE
         x = int(rng.integers(0, (inputs.shape[2] - size) // STRIDE + 1)) * STRIDE
         if sideways_cells is not None and rng.random() < recipe.sideways_windows:
-            y, x = _window_around(sideways_cells, frame, inputs.shape[1:3], size, rng=rng, fallback=(y, x))
+            y, x = window_around(sideways_cells, frame, inputs.shape[1:3], size, rng=rng, fallback=(y, x))
         image = inputs[frame, y : y + size, x : x + size]
         target = targets[frame, :, y // STRIDE : y // STRIDE + cells, x // STRIDE : x // STRIDE + cells].astype(
             np.float32
@@ -141,30 +149,6 @@ def windows(
     brightness = torch.from_numpy(rng.uniform(-0.4, 0.4, (n, 1, 1, 1))).float()
     balance = torch.from_numpy(rng.uniform(-0.15, 0.15, (n, 3, 1, 1))).float()
     return x_tensor * contrast + brightness + balance, torch.from_numpy(maps)
-
-
-def sideways_cells_of(targets: np.ndarray) -> list[np.ndarray]:
-    """Per frame, the (row, column) cells where a sideways tile's centre lies."""
-    return [np.argwhere((frame[0] >= 0.99) & (frame[7] > 0.5)) for frame in targets]
-
-
-def _window_around(
-    cells: list[np.ndarray],
-    frame: int,
-    shape: tuple[int, ...],
-    size: int,
-    *,
-    rng: np.random.Generator,
-    fallback: tuple[int, int],
-) -> tuple[int, int]:
-    """A window's top-left corner (on the stride grid) that holds one of the frame's sideways
-    tiles somewhere inside it; ``fallback`` when the frame has none."""
-    if not len(cells[frame]):
-        return fallback
-    row, column = cells[frame][int(rng.integers(0, len(cells[frame])))] * STRIDE
-    y = int(np.clip(row - rng.integers(STRIDE * 2, size - STRIDE * 2), 0, shape[0] - size)) // STRIDE * STRIDE
-    x = int(np.clip(column - rng.integers(STRIDE * 2, size - STRIDE * 2), 0, shape[1] - size)) // STRIDE * STRIDE
-    return y, x
 
 
 def loss_of(output: torch.Tensor, target: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
