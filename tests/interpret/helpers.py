@@ -9,6 +9,17 @@ from table_app.interpret import RefereeSession, TableSetup, step
 from table_app.observations import DoraRevealed, HandStarted, LinkChanged, LinkHealth, Observation, Tick, TraysRead
 from table_app.rules.events import GameEvent
 
+#: What a correctly played logged game must never make the referee say.
+FALSE_ALARMS = frozenset(
+    {
+        AnnouncementKind.QUESTION,
+        AnnouncementKind.ILLEGAL_ACT,
+        AnnouncementKind.WALL_DISAGREES,
+        AnnouncementKind.DEPOSIT_DISAGREES,
+        AnnouncementKind.TRAY_OFF,
+    }
+)
+
 
 @dataclass
 class Table:

@@ -15,15 +15,7 @@ from table_app.rules.events import StartKyoku
 from table_app.rules.fold import replay
 from table_app.rules.profiles import TENHOU
 from table_app.runtime.log_feed import FeedOptions, log_observations
-from tests.interpret.helpers import Table
-
-NOTES = {
-    AnnouncementKind.QUESTION,
-    AnnouncementKind.ILLEGAL_ACT,
-    AnnouncementKind.WALL_DISAGREES,
-    AnnouncementKind.DEPOSIT_DISAGREES,
-    AnnouncementKind.TRAY_OFF,
-}
+from tests.interpret.helpers import FALSE_ALARMS, Table
 
 
 def _games(logs_dir, count):
@@ -59,7 +51,7 @@ def test_real_games_come_out_the_same_from_camera_and_board(logs_dir):
         assert table.session.game.results == expected.results, game.source
         assert table.session.game.scores == expected.scores, game.source
         assert table.session.game.finished == expected.finished, game.source
-        assert not [a for a in table.said if a.kind in NOTES], game.source
+        assert not [a for a in table.said if a.kind in FALSE_ALARMS], game.source
         wins = sum(len(r.wins) for r in expected.results)
         assert table.kinds().count(AnnouncementKind.WIN) == wins
         assert table.kinds().count(AnnouncementKind.PAYMENTS_COMPLETE) == len(expected.results)
@@ -72,7 +64,7 @@ def test_a_bust_ends_with_the_trays_agreeing_and_the_debt_on_an_iou(logs_dir):
     expected = replay(game.events, profile)
     assert min(expected.scores) < 0  # seat 4 went below zero: its tray is empty, the rest owed
     assert table.session.game.scores == expected.scores
-    assert not [a for a in table.said if a.kind in NOTES]
+    assert not [a for a in table.said if a.kind in FALSE_ALARMS]
     assert table.kinds().count(AnnouncementKind.PAYMENTS_COMPLETE) == len(expected.results)
 
 

@@ -18,18 +18,11 @@ from table_app.rules.check import profile_for_log
 from table_app.rules.events import Ankan, Daiminkan, Kakan, StartKyoku
 from table_app.rules.fold import replay
 from table_app.rules.profiles import TENHOU
-from tests.interpret.helpers import Table
+from tests.interpret.helpers import FALSE_ALARMS, Table
 from tests.vision.perfect_table import perfect_readings
 from vision.reading import TableReading
 from vision.tracking import Tracker
 
-NOTES = {
-    AnnouncementKind.QUESTION,
-    AnnouncementKind.ILLEGAL_ACT,
-    AnnouncementKind.WALL_DISAGREES,
-    AnnouncementKind.DEPOSIT_DISAGREES,
-    AnnouncementKind.TRAY_OFF,
-}
 FIXTURES = ("kan", "ron", "riichi", "kyuusyu", "nm", "reach4", "four-winds", "double")
 
 
@@ -61,6 +54,6 @@ def test_real_games_refereed_from_the_tracker_come_out_as_the_logs(games):
         # The table cleared after the game's last hand is a new-deal signal the referee answers
         # with a tray check against the final scores: only notes before the end count.
         played = kinds[: kinds.index(AnnouncementKind.GAME_END)] if AnnouncementKind.GAME_END in kinds else kinds
-        assert not [k for k in played if k in NOTES], game.source
+        assert not [k for k in played if k in FALSE_ALARMS], game.source
         kans += sum(isinstance(e, (Ankan, Daiminkan, Kakan)) for e in game.events)
     assert kans >= 5
