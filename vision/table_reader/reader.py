@@ -185,8 +185,7 @@ class TableReader:
                     for top in (piece.top, piece.bottom - width)
                 ]
             others += [(i, replace(tiles[i].found, piece=other)) for other in turned]
-        quads = [_frame_quad(tile, self._seat_to_frame[seats[i]]) for i, tile in others]
-        readings = self.classifier.classify(np.stack([crop_tile(image, quad) for quad in quads]))
+        readings = self._read_placed(image, seats, others)
         result = list(tiles)
         for (i, tile), reading in zip(others, readings, strict=True):
             if reading.confidence > max(_SURER * result[i].reading.confidence, _UNSURE_POND):
@@ -200,7 +199,7 @@ class TableReader:
         is no longer uncertain. (The classifier is trained to call a crop half on another
         tile uncertain, so a shift onto the neighbour does not read surely.)"""
         unsure = [i for i, t in enumerate(tiles) if t.reading.uncertain]
-        if not unsure or not _NUDGES:
+        if not unsure:
             return tiles
         others: list[tuple[int, FoundTile]] = []
         for i in unsure:
@@ -209,13 +208,20 @@ class TableReader:
             for shift in _NUDGES:
                 moved = replace(piece, left=piece.left + shift * length, right=piece.right + shift * length)
                 others.append((i, replace(tiles[i].found, piece=moved)))
-        quads = [_frame_quad(tile, self._seat_to_frame[seats[i]]) for i, tile in others]
-        readings = self.classifier.classify(np.stack([crop_tile(image, quad) for quad in quads]))
+        readings = self._read_placed(image, seats, others)
         result = list(tiles)
         for (i, tile), reading in zip(others, readings, strict=True):
             if not reading.uncertain and reading.confidence > result[i].reading.confidence:
                 result[i] = ReadTile(tile, reading)
         return result
+
+    def _read_placed(
+        self, image: np.ndarray, seats: list[int], others: list[tuple[int, FoundTile]]
+    ) -> tuple[TileReading, ...]:
+        """The classifier's readings of other placements of tiles (``(index, placement)``;
+        ``seats[index]`` is the seat whose view the placement is in), cut from the frame."""
+        quads = [_frame_quad(tile, self._seat_to_frame[seats[i]]) for i, tile in others]
+        return self.classifier.classify(np.stack([crop_tile(image, quad) for quad in quads]))
 
     def _assemble(self, finds: list[_SeatFind], readings: list[ReadTile], at: float) -> TableReading:
         width = self.tile.width_mm * self.view.px_per_mm
