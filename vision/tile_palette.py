@@ -83,6 +83,12 @@ def random_palette(rng: np.random.Generator) -> Palette:
     return Palette(body, tuple(inks))
 
 
+def palette_of_table(seed: int) -> Palette:
+    """The palette a training table ``seed`` is drawn in: the same seed gives the same
+    palette in the classifier's and the detector's recipes."""
+    return random_palette(np.random.default_rng(seed + 5_000_011))
+
+
 def palette_art(palette: Palette, root: Path | None = None) -> TileArt:
     """Every label's art painted with ``palette``; the back is the plain regular back, as in
     every style (backs get their hue where a table is drawn)."""

@@ -8,7 +8,7 @@ face order (top-left, top-right, bottom-right, bottom-left as the face reads).
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -48,6 +48,13 @@ class RenderOptions:
     camera: Camera | None = None  # a fixed camera; None draws one at random from the seed
     occluder: Occluder | None = None
     palette: Palette | None = None  # the regular art recoloured (training); ``style`` is then unused
+
+
+def with_art(options: RenderOptions, art: ArtStyle | Palette) -> RenderOptions:
+    """``options`` drawing ``art``: an art style, or the regular art in a palette."""
+    if isinstance(art, Palette):
+        return replace(options, style=ArtStyle.REGULAR, palette=art)
+    return replace(options, style=art, palette=None)
 
 
 @dataclass(frozen=True, eq=False)

@@ -18,9 +18,9 @@ from vision.evaluation import match_quads
 from vision.find.learnt import LearntTileFinder
 from vision.geometry import angle_difference, angle_of_corners
 from vision.labels import BACK_LABEL, is_red_label
-from vision.render.renderer import RenderOptions, TileTruth, render_table
+from vision.render.renderer import RenderOptions, TileTruth, render_table, with_art
 from vision.tile_art import ArtStyle
-from vision.tile_palette import Palette, random_palette
+from vision.tile_palette import Palette, palette_of_table
 from vision.training.outliers import noise_crops, outlier_crops
 
 log = logging.getLogger(__name__)
@@ -28,12 +28,16 @@ log = logging.getLogger(__name__)
 TRAIN_RENDER = RenderOptions(size=(1280, 720), px_per_mm=(1.0, 2.4))
 
 
+def _no_crops() -> np.ndarray:
+    return np.empty((0, CROP_SIZE[1], CROP_SIZE[0], 3), np.uint8)
+
+
 @dataclass(frozen=True, eq=False)
 class CropSet:
     images: np.ndarray  # N×H×W×3 uint8 BGR
     labels: np.ndarray  # N int64 face labels 0..37
     flipped: np.ndarray  # N bool: cut upside down
-    outliers: np.ndarray = field(default_factory=lambda: np.empty((0, CROP_SIZE[1], CROP_SIZE[0], 3), np.uint8))
+    outliers: np.ndarray = field(default_factory=_no_crops)
     """M×H×W×3 uint8 BGR crops that hold no single whole tile (:mod:`vision.training.outliers`)."""
 
 
@@ -45,7 +49,7 @@ def training_art(seed: int) -> ArtStyle | Palette:
         return ArtStyle.REGULAR
     if turn == 3:
         return ArtStyle.REGULAR_DARK
-    return random_palette(np.random.default_rng(seed + 5_000_011))
+    return palette_of_table(seed)
 
 
 def jittered_corners(corners: np.ndarray, rng: np.random.Generator, amount: float) -> np.ndarray:
@@ -80,10 +84,7 @@ def render_crops(
     for seed in seeds:
         rng = np.random.default_rng(seed + 1_000_003)
         art = art_of_seed(seed) if art_of_seed is not None else ArtStyle.REGULAR
-        style, palette = (ArtStyle.REGULAR, art) if isinstance(art, Palette) else (art, None)
-        table = render_table(
-            seed, RenderOptions(options.size, style, options.px_per_mm, options.effects, palette=palette)
-        )
+        table = render_table(seed, with_art(options, art))
         for truth in table.truths:
             if truth.label == BACK_LABEL and rng.random() > back_keep:
                 continue
@@ -105,7 +106,7 @@ def render_crops(
     if outliers:
         strays += list(noise_crops(len(seeds), np.random.default_rng(seeds.start + 7_000_001)))
     log.info("rendered %d crops and %d outliers from %d tables", len(images), len(strays), len(seeds))
-    outlier_images = np.stack(strays) if strays else np.empty((0, CROP_SIZE[1], CROP_SIZE[0], 3), np.uint8)
+    outlier_images = np.stack(strays) if strays else _no_crops()
     return CropSet(np.stack(images), np.array(labels, np.int64), np.array(flips, bool), outlier_images)
 
 

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.find.centres import STRIDE, net_input
-from vision.render.renderer import RenderOptions, TileTruth, render_table
+from vision.render.renderer import RenderOptions, TileTruth, render_table, with_art
 from vision.tile_art import ArtStyle
-from vision.tile_palette import Palette, random_palette
+from vision.tile_palette import Palette, palette_of_table
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ def detector_training_art(seed: int) -> ArtStyle | Palette:
         return ArtStyle.REGULAR_DARK
     if turn == 0:
         return ArtStyle.REGULAR
-    return random_palette(np.random.default_rng(seed + 5_000_011))
+    return palette_of_table(seed)
 
 
 def render_frames(
@@ -55,9 +55,7 @@ def render_frames(
     inputs, targets, truths, sideways = [], [], [], []
     for index, seed in enumerate(seeds):
         art = style or detector_training_art(seed)
-        style_drawn, palette = (ArtStyle.REGULAR, art) if isinstance(art, Palette) else (art, None)
-        options = RenderOptions(FRAME_SIZE, style_drawn, px_per_mm, palette=palette)
-        table = render_table(seed, options)
+        table = render_table(seed, with_art(RenderOptions(FRAME_SIZE, px_per_mm=px_per_mm), art))
         ready = net_input(table.image)
         corners = tuple(t.corners * ready.scale for t in table.truths)
         inputs.append(ready.pixels)
