@@ -111,7 +111,7 @@ def settle_lies(
     flips = in_a_row(quads) & turn_flips_sideways
     lies = []
     for i, (quad, reading) in enumerate(zip(quads, as_found, strict=True)):
-        if i not in doubtful:
+        if (i, False) not in best:  # read surely as found: not cut again
             lies.append(TileLie(quad, reading, bool(found_sideways[i])))
         elif turn_wanted(best[i, False][1], best[i, True][1]):
             cut, turned = best[i, True]

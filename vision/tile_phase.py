@@ -33,7 +33,8 @@ def rephase(image: np.ndarray, classifier: QuadReader, lies: Sequence[TileLie]) 
         return tuple(lies)
     candidates = [(i, quad) for i in doubtful for quad in shifted_quads(lies[i].corners, SHIFT)]
     readings = classifier.classify_quads(image, [quad for _, quad in candidates])
-    kept_centres = [lie.corners.mean(axis=0) for i, lie in enumerate(lies) if i not in set(doubtful)]
+    doubtful_set = set(doubtful)
+    kept_centres = [lie.corners.mean(axis=0) for i, lie in enumerate(lies) if i not in doubtful_set]
     widths = {i: _face_width(lies[i].corners) for i in doubtful}
     replacements: dict[int, list[TileLie]] = {i: [] for i in doubtful}
     # Surest first: when two shifted cuts land on the same tile, the better read wins.
