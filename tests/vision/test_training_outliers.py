@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 
+from vision.classifier import DEFAULT_MODEL
 from vision.crops import CROP_SIZE, quarter_turned
 from vision.geometry import angle_difference, angle_of_corners
+from vision.labels import LABEL_COUNT
 from vision.render.renderer import RenderOptions, render_table
 from vision.training.dataset import render_crops
+from vision.training.metrics import UNCERTAIN_BELOW, outliers_read_as_sure
 from vision.training.outliers import noise_crops, outlier_crops, straddling
 
 UPRIGHT = np.array([[100.0, 100.0], [130.0, 100.0], [130.0, 140.0], [100.0, 140.0]])  # 30 wide, 40 tall
@@ -60,3 +65,16 @@ def test_render_crops_adds_outliers_only_when_asked_and_leaves_the_tiles_as_they
     assert len(with_outliers.outliers) == 2 * 10 + 2
     assert np.array_equal(plain.images, with_outliers.images)
     assert np.array_equal(plain.labels, with_outliers.labels)
+
+
+def test_outliers_read_as_sure_counts_crops_whose_label_reaches_the_threshold_both_ways_up_summed():
+    half = LABEL_COUNT
+    unsure = np.full((1, 2 * half), 1 / (2 * half))
+    split = np.zeros((1, 2 * half))
+    split[0, 3], split[0, half + 3] = 0.35, 0.35  # 0.7 for label 3, read half each way up
+    split[0, 5] = 0.3
+    assert outliers_read_as_sure(np.vstack([unsure, split])) == 0.5
+    assert outliers_read_as_sure(np.zeros((0, 2 * half))) == 0.0
+    assert outliers_read_as_sure(split) == 1.0
+    # The recipe's threshold is the one the shipped model carries (and the runtime applies).
+    assert json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())["uncertain_below"] == UNCERTAIN_BELOW

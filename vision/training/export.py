@@ -16,14 +16,12 @@ from torch import nn
 from vision.crops import CROP_SIZE
 from vision.labels import LABEL_COUNT, is_red_label, label_name
 from vision.training.features_output import add_features_output, features_metadata
+from vision.training.metrics import UNCERTAIN_BELOW
 from vision.training.model import MEAN, STD
 
 log = logging.getLogger(__name__)
 
 MODEL_NAME = "tile-classifier"
-
-
-UNCERTAIN_BELOW = 0.6  # a reading less sure than this is reported as uncertain
 
 
 def export_model(

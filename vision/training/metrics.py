@@ -12,6 +12,21 @@ import numpy as np
 from vision.labels import BACK_LABEL, LABEL_COUNT, is_red_label, kind_of_label, label_name
 from vision.training.dataset import CropSet
 
+#: A reading less sure than this is reported as uncertain (the model's ``uncertain_below``).
+UNCERTAIN_BELOW = 0.6
+
+
+def label_probabilities(probabilities: np.ndarray) -> np.ndarray:
+    """N×38: each label's probability, read upright and upside down summed (as the runtime does)."""
+    return np.asarray(probabilities[:, :LABEL_COUNT] + probabilities[:, LABEL_COUNT:])
+
+
+def outliers_read_as_sure(probabilities: np.ndarray) -> float:
+    """The share of outlier crops whose surest label reaches :data:`UNCERTAIN_BELOW`: should be near 0."""
+    if not len(probabilities):
+        return 0.0
+    return float((label_probabilities(probabilities).max(axis=1) >= UNCERTAIN_BELOW).mean())
+
 
 def evaluate(predict: Callable[[np.ndarray], np.ndarray], data: CropSet) -> dict[str, Any]:
     probabilities = predict(data.images)
@@ -20,7 +35,7 @@ def evaluate(predict: Callable[[np.ndarray], np.ndarray], data: CropSet) -> dict
 
 def summarise(probabilities: np.ndarray, labels: np.ndarray, flipped: np.ndarray) -> dict[str, Any]:
     upright, turned = probabilities[:, :LABEL_COUNT], probabilities[:, LABEL_COUNT:]
-    merged = upright + turned
+    merged = label_probabilities(probabilities)
     predicted = merged.argmax(axis=1)
     confidence = merged.max(axis=1)
     rows = np.arange(len(labels))

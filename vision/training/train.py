@@ -24,8 +24,8 @@ from torch import nn
 from vision.labels import LABEL_COUNT
 from vision.tile_art import ArtStyle
 from vision.training.dataset import CropSet, render_crops, training_art
-from vision.training.export import UNCERTAIN_BELOW, code_version, export_model
-from vision.training.metrics import evaluate
+from vision.training.export import code_version, export_model
+from vision.training.metrics import evaluate, outliers_read_as_sure
 from vision.training.model import MEAN, STD, TileNet
 
 log = logging.getLogger(__name__)
@@ -135,15 +135,6 @@ def fit(model: nn.Module, data: CropSet, recipe: Recipe) -> None:
         schedule.step()
         if step % 100 == 0:
             log.info("step %d/%d loss %.3f (%.0f s)", step, recipe.steps, loss.item(), time.monotonic() - started)
-
-
-def outliers_read_as_sure(probabilities: np.ndarray) -> float:
-    """The share of outlier crops whose surest label (both ways up summed, as the runtime
-    does) reaches the uncertain threshold: should be near 0."""
-    if not len(probabilities):
-        return 0.0
-    per_label = probabilities[:, :LABEL_COUNT] + probabilities[:, LABEL_COUNT:]
-    return float((per_label.max(axis=1) >= UNCERTAIN_BELOW).mean())
 
 
 def predict(model: nn.Module, images: np.ndarray) -> np.ndarray:
