@@ -1,7 +1,7 @@
 """Vision figures on a rendered held-out set: the ``black`` tile art, never used in training.
 
     .venv/bin/python bench/bench_vision.py [--tables 30] [--style black] [--finder learnt|classic]
-                                           [--enrollment FILE] [--compare]
+                                           [--enrollment FILE] [--judge FILE] [--compare]
 
 Prints detection recall and precision, 34-kind accuracy (the back counted as a 35th class)
 with the commonest confusions, sideways accuracy, red-five recall, orientation, the time from
@@ -22,10 +22,11 @@ import numpy as np
 
 from vision.classifier import DEFAULT_MODEL, OnnxTileClassifier
 from vision.crops import crop_tile
-from vision.detect import FINDERS, detect_tiles, make_finder
+from vision.detect import FINDERS, detect_tiles, make_finder, shipped_judge
 from vision.evaluation import DetectionScore
 from vision.geometry import angle_difference
 from vision.render.renderer import RenderOptions, render_table
+from vision.sideways_judge import OnnxSidewaysJudge
 from vision.tile_art import ArtStyle
 
 HELD_OUT_FIRST_SEED = 2_000_000  # apart from training (0..) and the training run's own check (1_000_000..)
@@ -41,9 +42,11 @@ def main() -> None:
     parser.add_argument("--compare", action="store_true", help="also run the PyPI mahjong-detector, side by side")
     parser.add_argument("--finder", choices=FINDERS, default="learnt", help="how tiles are found (learnt)")
     parser.add_argument("--detector", type=Path, help="tile detector model for --finder learnt (default: shipped)")
+    parser.add_argument("--judge", type=Path, help="sideways judge model (default: shipped)")
     args = parser.parse_args()
     classifier = OnnxTileClassifier(args.model, enrollment=args.enrollment)
     finder = make_finder(args.finder, model=args.detector)
+    judge = OnnxSidewaysJudge(args.judge) if args.judge else shipped_judge()
     finder.find(np.zeros((1080, 1920, 3), np.uint8))  # warm up
     comparison = Comparison() if args.compare else None
     low, high = (float(v) for v in args.px_per_mm.split(","))
@@ -58,7 +61,7 @@ def main() -> None:
         finder.find(table.image)
         find_ms.append((time.perf_counter() - started) * 1000)
         started = time.perf_counter()
-        detections = detect_tiles(table.image, classifier, finder=finder)
+        detections = detect_tiles(table.image, classifier, finder=finder, judge=judge)
         frame_ms.append((time.perf_counter() - started) * 1000)
         widths = [float(np.linalg.norm(t.corners[1] - t.corners[0])) for t in table.truths]
         width = float(np.median(widths)) if widths else 1.0

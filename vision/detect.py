@@ -18,6 +18,7 @@ from vision.find.finder import FindResult, find_tiles
 from vision.find.learnt import DEFAULT_DETECTOR, LearntTileFinder
 from vision.find.seams import TileSize
 from vision.geometry import angle_of_corners, bounding_box
+from vision.sideways_judge import OnnxSidewaysJudge
 from vision.tile_lie import QuadReader, settle_lies
 from vision.tile_phase import rephase
 
@@ -118,18 +119,35 @@ def _shipped_learnt_finder(tile_size: TileSize | None) -> TileFinder:
     return make_finder("learnt", tile_size)  # loading the model once, not per frame
 
 
+@functools.lru_cache(maxsize=1)
+def shipped_judge() -> OnnxSidewaysJudge:
+    return OnnxSidewaysJudge()  # loaded once, not per frame
+
+
+class SidewaysJudge(Protocol):
+    """Something that settles which found tiles lie across their rows
+    (:class:`vision.sideways_judge.OnnxSidewaysJudge`)."""
+
+    def judge(
+        self, image: np.ndarray, quads: list[np.ndarray], calls: list[bool]
+    ) -> tuple[list[np.ndarray], list[bool]]: ...
+
+
 def detect_tiles(
     image: np.ndarray,
     classifier: QuadReader,
     tile_size: TileSize | None = None,
     finder: TileFinder | None = None,
+    judge: SidewaysJudge | None = None,
 ) -> tuple[Detection, ...]:
     """Find and read every tile: with ``finder``, else with the shipped learnt detector
-    (looking at the frame at ``tile_size``'s scale when given). Each tile is read along the
-    finder's axis and a quarter turned, and kept the way it reads surer."""
+    (looking at the frame at ``tile_size``'s scale when given). Which tiles lie sideways is
+    settled by ``judge`` (default: the shipped one). Each tile is read along its axis and a
+    quarter turned, and kept the way it reads surer."""
     finder = finder or _shipped_learnt_finder(tile_size)
+    judge = judge or shipped_judge()
     found = finder.find(image)
-    quads, calls = [t.corners for t in found.tiles], [t.sideways for t in found.tiles]
+    quads, calls = judge.judge(image, [t.corners for t in found.tiles], [t.sideways for t in found.tiles])
     lies = settle_lies(image, classifier, quads, calls, turn_flips_sideways=finder.sideways_sets_axis)
     lies = rephase(image, classifier, lies)
     detections = []

@@ -13,6 +13,7 @@ from table_app.domain.tile import KIND_COUNT, UNKNOWN, Tile, tile_of_kind
 
 LABEL_COUNT: Final = 38
 BACK_LABEL: Final = 37
+WHITE_DRAGON_LABEL: Final = 31  # 5z (haku): a blank face, or a bare frame in some sets
 _RED_KINDS: Final = (4, 13, 22)  # 5m, 5p, 5s in label order 34, 35, 36
 
 _SUITS: Final = ("Man", "Pin", "Sou")

@@ -24,6 +24,7 @@ import numpy as np
 
 from vision.classifier import TileReading
 from vision.crops import quarter_turned, shifted_quads
+from vision.labels import BACK_LABEL, WHITE_DRAGON_LABEL
 
 #: The turned crop must read this much surer (summed label probability) to overturn the
 #: finder's axis: squashed faces of some kinds still read fairly well (a 4p cut across reads
@@ -36,6 +37,10 @@ TURN_MARGIN: Final = 0.3
 ROW_REACH: Final = 2.0
 #: How far a doubtful tile's cuts are nudged, in faces along each edge.
 NUDGE: Final = 0.25
+#: Faces with nothing on them that has a way up: a back, and the white dragon (blank, or a
+#: bare frame). A back cut across reads as a white dragon as surely as along, so a turn that
+#: reads one of these fixes the crop but is no witness that the tile lies across its row.
+PLAIN_LABELS: Final = frozenset({BACK_LABEL, WHITE_DRAGON_LABEL})
 
 
 class QuadReader(Protocol):
@@ -115,7 +120,8 @@ def settle_lies(
             lies.append(TileLie(quad, reading, bool(found_sideways[i])))
         elif turn_wanted(best[i, False][1], best[i, True][1]):
             cut, turned = best[i, True]
-            lies.append(TileLie(cut, turned, bool(found_sideways[i]) != bool(flips[i])))
+            flip = bool(flips[i]) and turned.label not in PLAIN_LABELS
+            lies.append(TileLie(cut, turned, bool(found_sideways[i]) != flip))
         else:
             # Kept as found, not nudged: a tile cut on the seam between two stays uncertain
             # and so is re-cut half a face either way afterwards (vision.tile_phase).
