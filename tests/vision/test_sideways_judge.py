@@ -135,6 +135,18 @@ def test_a_missing_damaged_or_foreign_model_file_is_refused(tmp_path):
         OnnxSidewaysJudge(model)
 
 
+def test_the_shipped_model_is_small_and_says_how_it_was_made_and_how_it_scored():
+    metadata = json.loads(DEFAULT_JUDGE.with_suffix(".json").read_text(encoding="utf-8"))
+    assert DEFAULT_JUDGE.stat().st_size <= 1_000_000
+    assert metadata["input"] | {"size": INPUT_SIZE, "context": CONTEXT} == metadata["input"]
+    assert "vision.training.train_sideways" in metadata["training"]["command"]
+    assert 0.0 < metadata["sideways_above"] < 1.0
+    held_out = metadata["metrics_held_out"]
+    assert held_out["sideways"] >= 50
+    assert held_out["sideways_recall"] >= 0.95
+    assert held_out["upright_called_sideways"] <= 0.005 * held_out["crops"]
+
+
 def _sideways_errors(truths, quads, calls, width) -> tuple[int, int, int]:
     """(sideways tiles matched, sideways tiles called upright, upright tiles called sideways)."""
     sideways = missed = false = 0
