@@ -8,7 +8,8 @@ witness: a face cut across its real axis is squashed and reads badly. Each tile 
 found and turned a quarter about its centre; when the turned crop reads clearly surer, the
 tile's axis was wrong, and so was the finder's sideways call, which is relative to the same
 row (turning a tile a quarter turns it between along and across its row). A tile with no
-row around it keeps the finder's call: sideways relative to nothing it can see. So does every
+row around it keeps the finder's call: sideways relative to nothing it can see; so does a
+tile whose turned reading is a back or a white dragon, faces with no way up. So does every
 tile of a finder whose sideways call does not set its axis (the classical one).
 
 Figures (``bench/bench_vision.py``) and the margin's choice: ``docs/vision.md``.

@@ -11,6 +11,7 @@ from vision.detect import detect_tiles
 from vision.evaluation import match_quads
 from vision.find.learnt import LearntTileFinder
 from vision.geometry import angle_difference, angle_of_corners
+from vision.labels import BACK_LABEL, WHITE_DRAGON_LABEL
 from vision.render.renderer import RenderedTable, RenderOptions, render_table
 from vision.tile_art import ArtStyle
 from vision.tile_lie import ROW_REACH, TURN_MARGIN, in_a_row, settle_lies, turn_wanted
@@ -165,3 +166,32 @@ def test_for_a_finder_whose_sideways_call_does_not_set_the_axis_the_turn_fixes_t
             np.testing.assert_array_equal(a.corners, b.corners)
     assert flipped > 0
     assert kept == 0
+
+
+class _ReadsUprightOnly:
+    """A classifier that reads ``label`` surely from a quad standing upright in the image and
+    nothing from one lying across: the turn is always clearly wanted."""
+
+    def __init__(self, label: int):
+        self.label = label
+
+    def classify_quads(self, image, quads):
+        readings = []
+        for quad in quads:
+            upright = np.linalg.norm(quad[3] - quad[0]) > np.linalg.norm(quad[1] - quad[0])
+            upright = upright and abs(quad[3][0] - quad[0][0]) < abs(quad[3][1] - quad[0][1])
+            confidence = 0.95 if upright else 0.1
+            readings.append(TileReading(label=self.label, confidence=confidence, upside_down=False, uncertain=False))
+        return tuple(readings)
+
+
+@pytest.mark.parametrize(("label", "flipped"), [(5, True), (BACK_LABEL, False), (WHITE_DRAGON_LABEL, False)])
+def test_a_turn_read_as_a_plain_face_fixes_the_crop_but_not_the_sideways_call(label, flipped):
+    """A back or a white dragon has no way up: read surer turned, it is turned, but that is no
+    sign the tile lies across its row (a back cut across reads as a white dragon)."""
+    row = [_portrait((100.0 + 31.0 * k, 100.0), long=40.0, short=30.0) for k in range(3)]
+    lying = quarter_turned(_portrait((100.0 + 31.0 * 3, 100.0), long=40.0, short=30.0))
+    lies = settle_lies(np.zeros((200, 300, 3), np.uint8), _ReadsUprightOnly(label), [*row, lying], [False] * 4)
+    assert _axis_difference(lies[3].corners, row[0]) < 1  # turned back upright either way
+    assert lies[3].sideways is flipped
+    assert not any(lie.sideways for lie in lies[:3])
