@@ -70,9 +70,19 @@ def screenshot_path(name: str) -> Path:
 
 def wait_until(driver: Any, condition: Callable[[Any], Any], message: str, timeout_s: float = 30.0) -> Any:
     """``condition``'s first truthy value, polled every 50 ms; a page that redraws replaces an
-    element a condition just found (stale), so that counts as "not yet", not a failure."""
-    from selenium.common.exceptions import StaleElementReferenceException
+    element a condition just found (stale), so that counts as "not yet", not a failure. So does
+    an element found in a page that is being replaced by the next one (after a form's submit,
+    Chromium answers for it "Node with given id does not belong to the document")."""
+    from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
     from selenium.webdriver.support.ui import WebDriverWait
 
+    def settled(d: Any) -> Any:
+        try:
+            return condition(d)
+        except WebDriverException as error:
+            if "does not belong to the document" in str(error):
+                return False
+            raise
+
     wait = WebDriverWait(driver, timeout_s, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,))
-    return wait.until(condition, message)
+    return wait.until(settled, message)
