@@ -115,8 +115,9 @@ def make_finder(name: str, tile_size: TileSize | None = None, model: Path | None
 
 
 @functools.lru_cache(maxsize=4)
-def _shipped_learnt_finder(tile_size: TileSize | None) -> TileFinder:
-    return make_finder("learnt", tile_size)  # loading the model once, not per frame
+def shipped_learnt_finder(tile_size: TileSize | None = None) -> TileFinder:
+    """The shipped learnt detector (at ``tile_size``'s scale when given), loaded once, not per frame."""
+    return make_finder("learnt", tile_size)
 
 
 @functools.lru_cache(maxsize=1)
@@ -144,7 +145,7 @@ def detect_tiles(
     (looking at the frame at ``tile_size``'s scale when given). Which tiles lie sideways is
     settled by ``judge`` (default: the shipped one). Each tile is read along its axis and a
     quarter turned, and kept the way it reads surer."""
-    finder = finder or _shipped_learnt_finder(tile_size)
+    finder = finder or shipped_learnt_finder(tile_size)
     judge = judge or shipped_judge()
     found = finder.find(image)
     quads, calls = judge.judge(image, [t.corners for t in found.tiles], [t.sideways for t in found.tiles])

@@ -6,7 +6,6 @@ learns to read a tile and to tell which short edge is its top.
 
 from __future__ import annotations
 
-import functools
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -14,8 +13,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from vision.crops import CROP_SIZE, crop_tile, turned_half
+from vision.detect import shipped_learnt_finder
 from vision.evaluation import match_quads
-from vision.find.learnt import LearntTileFinder
 from vision.geometry import angle_difference, angle_of_corners
 from vision.labels import BACK_LABEL, is_red_label
 from vision.render.renderer import RenderOptions, TileTruth, render_table, with_art
@@ -110,17 +109,12 @@ def render_crops(
     return CropSet(np.stack(images), np.array(labels, np.int64), np.array(flips, bool), outlier_images)
 
 
-@functools.cache
-def _learnt_finder() -> LearntTileFinder:
-    return LearntTileFinder()  # the shipped detector, loaded once for the whole run
-
-
 def _finder_crops(image: np.ndarray, truths: tuple[TileTruth, ...]) -> list[tuple[int, np.ndarray, bool]]:
     """(label, the finder's quad, whether that quad reads the face upside down) for each found
     tile that matches a true one; quads turned a quarter from the truth are left out."""
     if not truths:
         return []
-    found = _learnt_finder().find(image).tiles
+    found = shipped_learnt_finder().find(image).tiles
     width = float(np.median([np.linalg.norm(t.corners[1] - t.corners[0]) for t in truths]))
     crops = []
     for match in match_quads([t.corners for t in truths], [f.corners for f in found], width):

@@ -16,7 +16,7 @@ MEAN = 0.5
 STD = 0.25
 
 
-def _block(inputs: int, outputs: int, stride: int = 1) -> nn.Sequential:
+def conv_block(inputs: int, outputs: int, stride: int = 1) -> nn.Sequential:
     return nn.Sequential(
         nn.Conv2d(inputs, outputs, 3, stride=stride, padding=1, bias=False),
         nn.BatchNorm2d(outputs),
@@ -28,14 +28,14 @@ class TileNet(nn.Module):
     def __init__(self) -> None:
         super().__init__()
         self.features = nn.Sequential(
-            _block(3, 16),
-            _block(16, 32, stride=2),
-            _block(32, 32),
+            conv_block(3, 16),
+            conv_block(16, 32, stride=2),
+            conv_block(32, 32),
             nn.MaxPool2d(2),
-            _block(32, 64),
-            _block(64, 64),
+            conv_block(32, 64),
+            conv_block(64, 64),
             nn.MaxPool2d(2),
-            _block(64, 128),
+            conv_block(64, 128),
             nn.AdaptiveAvgPool2d(1),
         )
         self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(128, 2 * LABEL_COUNT))

@@ -19,15 +19,14 @@ gives the same crops.
 
 from __future__ import annotations
 
-import functools
 import logging
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from vision.detect import shipped_learnt_finder
 from vision.evaluation import match_quads
-from vision.find.learnt import LearntTileFinder
 from vision.render.renderer import RenderOptions, TileTruth, render_table, with_art
 from vision.sideways_judge import INPUT_SIZE, ROW_REACH, long_axis_degrees, row_axes, row_crop, tile_long_of
 from vision.tile_art import ArtStyle
@@ -53,10 +52,14 @@ class SidewaysSet:
     def __len__(self) -> int:
         return len(self.sideways)
 
-
-@functools.cache
-def _learnt_finder() -> LearntTileFinder:
-    return LearntTileFinder()  # the shipped detector, loaded once for the whole run
+    @staticmethod
+    def joined(parts: list[SidewaysSet]) -> SidewaysSet:
+        """The parts' crops one after the other, in order."""
+        return SidewaysSet(
+            np.concatenate([p.crops for p in parts]),
+            np.concatenate([p.sideways for p in parts]),
+            np.concatenate([p.as_found for p in parts]),
+        )
 
 
 def table_crops(
@@ -74,7 +77,7 @@ def table_crops(
     crops: list[np.ndarray] = []
     labels: list[bool] = []
     found_flags: list[bool] = []
-    found = _learnt_finder().find(table.image).tiles
+    found = shipped_learnt_finder().find(table.image).tiles
     if found and table.truths:
         quads, calls = [f.corners for f in found], [f.sideways for f in found]
         tile_long = tile_long_of(quads)
@@ -130,20 +133,11 @@ def sideways_crops(seeds: range, cache: str | None = None) -> SidewaysSet:
             stored = np.load(path)
             parts.append(SidewaysSet(stored["crops"], stored["sideways"], stored["as_found"]))
             continue
-        tables = [table_crops(seed) for seed in chunk]
-        part = SidewaysSet(
-            np.concatenate([t.crops for t in tables]),
-            np.concatenate([t.sideways for t in tables]),
-            np.concatenate([t.as_found for t in tables]),
-        )
+        part = SidewaysSet.joined([table_crops(seed) for seed in chunk])
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
             np.savez(path.with_suffix(".tmp.npz"), crops=part.crops, sideways=part.sideways, as_found=part.as_found)
             path.with_suffix(".tmp.npz").rename(path)
         log.info("rendered sideways crops of tables %d-%d", chunk.start, chunk.stop - 1)
         parts.append(part)
-    return SidewaysSet(
-        np.concatenate([p.crops for p in parts]),
-        np.concatenate([p.sideways for p in parts]),
-        np.concatenate([p.as_found for p in parts]),
-    )
+    return SidewaysSet.joined(parts)

@@ -2,7 +2,7 @@
 
 Flattened, not pooled, before its last layers: where the tile's edges lie relative to the
 crop's centre (across or along the row) is the whole question, and global pooling would
-throw that position away. About 3 M multiply-adds a crop.
+throw that position away. About 5 M multiply-adds a crop.
 """
 
 from __future__ import annotations
@@ -11,29 +11,22 @@ import torch
 from torch import nn
 
 from vision.sideways_judge import INPUT_SIZE
+from vision.training.model import conv_block
 
 #: Input normalisation: ``(pixel / 255 - MEAN) / STD`` on BGR crops (written to the metadata).
 MEAN = 0.5
 STD = 0.25
 
 
-def _block(inputs: int, outputs: int, stride: int = 1) -> nn.Sequential:
-    return nn.Sequential(
-        nn.Conv2d(inputs, outputs, 3, stride=stride, padding=1, bias=False),
-        nn.BatchNorm2d(outputs),
-        nn.ReLU(inplace=True),
-    )
-
-
 class SidewaysNet(nn.Module):
     def __init__(self) -> None:
         super().__init__()
         self.features = nn.Sequential(
-            _block(3, 16, stride=2),  # 20
-            _block(16, 24),
-            _block(24, 32, stride=2),  # 10
-            _block(32, 32),
-            _block(32, 48, stride=2),  # 5
+            conv_block(3, 16, stride=2),  # 24×24
+            conv_block(16, 24),
+            conv_block(24, 32, stride=2),  # 12×12
+            conv_block(32, 32),
+            conv_block(32, 48, stride=2),  # 6×6
         )
         side = (INPUT_SIZE + 7) // 8
         self.head = nn.Sequential(

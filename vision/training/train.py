@@ -23,6 +23,7 @@ from torch import nn
 
 from vision.labels import LABEL_COUNT
 from vision.tile_art import ArtStyle
+from vision.training.batches import to_tensor
 from vision.training.dataset import CropSet, render_crops, training_art
 from vision.training.export import code_version, export_model
 from vision.training.metrics import evaluate, outliers_read_as_sure
@@ -88,12 +89,6 @@ def _recipe_dict(recipe: Recipe) -> dict[str, object]:
     return {field.name: getattr(recipe, field.name) for field in fields(recipe)}
 
 
-def to_tensor(images: np.ndarray) -> torch.Tensor:
-    """N×H×W×3 uint8 BGR → normalised N×3×H×W float (the ONNX model's input convention)."""
-    x = torch.from_numpy(images).permute(0, 3, 1, 2).float() / 255.0
-    return (x - MEAN) / STD
-
-
 def augment(x: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
     """Cheap per-sample photometric changes on top of the renderer's: contrast, brightness,
     white balance, and a shift of up to two pixels."""
@@ -108,9 +103,9 @@ def augment(x: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
 
 def fit(model: nn.Module, data: CropSet, recipe: Recipe) -> None:
     generator = torch.Generator().manual_seed(recipe.seed)
-    images = to_tensor(data.images)
+    images = to_tensor(data.images, MEAN, STD)
     targets = torch.from_numpy(data.labels + LABEL_COUNT * data.flipped.astype(np.int64))
-    outliers = to_tensor(data.outliers)
+    outliers = to_tensor(data.outliers, MEAN, STD)
     stray_count = recipe.outliers_per_batch if len(outliers) else 0
     optimiser = torch.optim.AdamW(model.parameters(), lr=recipe.learning_rate, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=recipe.learning_rate, total_steps=recipe.steps)
@@ -140,7 +135,9 @@ def fit(model: nn.Module, data: CropSet, recipe: Recipe) -> None:
 def predict(model: nn.Module, images: np.ndarray) -> np.ndarray:
     """76 probabilities per crop, as the ONNX model's softmax would give."""
     with torch.no_grad():
-        out = [torch.softmax(model(to_tensor(images[i : i + 512])), dim=1) for i in range(0, len(images), 512)]
+        out = [
+            torch.softmax(model(to_tensor(images[i : i + 512], MEAN, STD)), dim=1) for i in range(0, len(images), 512)
+        ]
     return np.asarray(torch.cat(out).numpy())
 
 

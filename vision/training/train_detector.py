@@ -27,6 +27,7 @@ from torch import nn
 from vision.evaluation import match_quads
 from vision.find.centres import CHANNELS, INPUT_LONG_SIDE, MEAN, PAD_TO, STD, STRIDE, decode_peaks, portrait_corners
 from vision.tile_art import ArtStyle
+from vision.training.batches import reexposed, to_tensor
 from vision.training.detector_data import (
     FRAME_SIZE,
     TRAIN_PX_PER_MM,
@@ -105,11 +106,6 @@ def run(recipe: Recipe, out: str, cache: str | None = None) -> None:
     )
 
 
-def to_tensor(pixels: np.ndarray) -> torch.Tensor:
-    x = torch.from_numpy(np.ascontiguousarray(pixels)).permute(0, 3, 1, 2).float() / 255.0
-    return (x - MEAN) / STD
-
-
 def windows(
     inputs: np.ndarray,
     targets: np.ndarray,
@@ -143,12 +139,7 @@ def windows(
             target[5] = -target[5]
         pixels[i] = image
         maps[i] = target
-    x_tensor = to_tensor(pixels)
-    n = recipe.batch
-    contrast = torch.from_numpy(rng.uniform(0.7, 1.3, (n, 1, 1, 1))).float()
-    brightness = torch.from_numpy(rng.uniform(-0.4, 0.4, (n, 1, 1, 1))).float()
-    balance = torch.from_numpy(rng.uniform(-0.15, 0.15, (n, 3, 1, 1))).float()
-    return x_tensor * contrast + brightness + balance, torch.from_numpy(maps)
+    return reexposed(to_tensor(pixels, MEAN, STD), rng), torch.from_numpy(maps)
 
 
 def loss_of(output: torch.Tensor, target: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -207,7 +198,7 @@ def evaluate(model: nn.Module, frames: FrameSet, threshold: float) -> dict[str, 
     corner_errors: list[float] = []
     with torch.no_grad():
         for pixels, corners, sideways in zip(frames.inputs, frames.truths, frames.sideways, strict=True):
-            output = model(to_tensor(pixels[None]))[0].numpy()
+            output = model(to_tensor(pixels[None], MEAN, STD))[0].numpy()
             peaks = decode_peaks(output, threshold)
             quads = [portrait_corners(peak, 1.0) for peak in peaks]
             width = float(np.median([np.linalg.norm(c[1] - c[0]) for c in corners])) if corners else 1.0

@@ -27,6 +27,7 @@ from torch import nn
 
 from vision.sideways_judge import CONTEXT, INPUT_SIZE, ROW_REACH
 from vision.tile_art import ArtStyle
+from vision.training.batches import reexposed, to_tensor
 from vision.training.detector_data import TRAIN_PX_PER_MM
 from vision.training.export import code_version, write_model_metadata
 from vision.training.sideways_data import (
@@ -114,17 +115,7 @@ def run(recipe: Recipe, out: str, cache: str | None = None) -> None:
 
 
 def _as_found(seeds: range, style: ArtStyle | None) -> SidewaysSet:
-    tables = [table_crops(seed, style, px_per_mm=(1.3, 2.6), jittered=False) for seed in seeds]
-    return SidewaysSet(
-        np.concatenate([t.crops for t in tables]),
-        np.concatenate([t.sideways for t in tables]),
-        np.concatenate([t.as_found for t in tables]),
-    )
-
-
-def to_tensor(crops: np.ndarray) -> torch.Tensor:
-    x = torch.from_numpy(np.ascontiguousarray(crops)).permute(0, 3, 1, 2).float() / 255.0
-    return (x - MEAN) / STD
+    return SidewaysSet.joined([table_crops(seed, style, px_per_mm=(1.3, 2.6), jittered=False) for seed in seeds])
 
 
 def batch_of(data: SidewaysSet, recipe: Recipe, rng: np.random.Generator) -> tuple[torch.Tensor, torch.Tensor]:
@@ -140,12 +131,7 @@ def batch_of(data: SidewaysSet, recipe: Recipe, rng: np.random.Generator) -> tup
             crops[i] = crops[i, ::-1]
         if rng.random() < 0.5:
             crops[i] = crops[i, :, ::-1]
-    x = to_tensor(crops)
-    n = recipe.batch
-    contrast = torch.from_numpy(rng.uniform(0.7, 1.3, (n, 1, 1, 1))).float()
-    brightness = torch.from_numpy(rng.uniform(-0.4, 0.4, (n, 1, 1, 1))).float()
-    balance = torch.from_numpy(rng.uniform(-0.15, 0.15, (n, 3, 1, 1))).float()
-    return x * contrast + brightness + balance, torch.from_numpy(data.sideways[picks].astype(np.float32))
+    return reexposed(to_tensor(crops, MEAN, STD), rng), torch.from_numpy(data.sideways[picks].astype(np.float32))
 
 
 def fit(model: nn.Module, data: SidewaysSet, recipe: Recipe) -> None:
@@ -167,7 +153,9 @@ def fit(model: nn.Module, data: SidewaysSet, recipe: Recipe) -> None:
 
 def predict(model: nn.Module, crops: np.ndarray) -> np.ndarray:
     with torch.no_grad():
-        logits = torch.cat([model(to_tensor(crops[i : i + 512])).squeeze(1) for i in range(0, len(crops), 512)])
+        logits = torch.cat(
+            [model(to_tensor(crops[i : i + 512], MEAN, STD)).squeeze(1) for i in range(0, len(crops), 512)]
+        )
     return np.asarray(torch.sigmoid(logits).numpy())
 
 
