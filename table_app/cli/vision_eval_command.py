@@ -57,7 +57,7 @@ def register(actions: Any) -> None:
 def run_eval(args: argparse.Namespace) -> int:
     # Imported here so other commands start without loading OpenCV and onnxruntime.
     from vision.label_eval import report_json, report_lines, score_labelled_images  # noqa: PLC0415
-    from vision.label_file import load_labels  # noqa: PLC0415
+    from vision.label_file import load_ignored, load_labels  # noqa: PLC0415
 
     if not 0.0 <= args.iou < 1.0:
         raise ValueError(f"--iou must be from 0 up to (not including) 1, got {args.iou}")
@@ -67,7 +67,7 @@ def run_eval(args: argparse.Namespace) -> int:
         raise ValueError(f"labels file {args.labels}: lists no images")
     detect = detector_from(args)
     images = args.images if args.images is not None else args.labels.parent
-    score, per_image = score_labelled_images(labels, images, detect, args.iou)
+    score, per_image = score_labelled_images(labels, images, detect, args.iou, load_ignored(args.labels))
     if args.json:
         print(json.dumps(report_json(score, per_image, args.iou)))
     else:
