@@ -7,7 +7,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.label_file import load_ignored, load_labels
+from vision.label_file import label_of_name, load_ignored, load_labels
+from vision.training.photo_crops import photo_crops
 from vision.training.real_photos import (
     OTHER,
     SOURCES,
@@ -23,6 +24,7 @@ from vision.training.real_photos import (
     yolo_boxes,
 )
 
+SPLITS = ("train", "held-out")
 CHINESE_NAMES = [
     "bs1", "sc1", "sd1", "sb1", "hwe", "bs2", "sc2", "sd2", "sb2", "hws", "bs3", "sc3", "sd3", "sb3", "hww",
     "bs4", "sc4", "sd4", "sb4", "hwn", "bf1", "sc5", "sd5", "sb5", "hdw", "bf2", "sc6", "sd6", "sb6", "hdg",
@@ -160,3 +162,45 @@ def test_the_registered_sources_name_a_commit_and_a_licence_and_one_is_held_out_
     for source in SOURCES.values():
         assert len(source.commit) >= 12
         assert "CC BY 4.0" in source.licence
+
+
+def test_classifier_crops_come_from_tight_boxes_of_originals_only(tmp_path):
+    _export(tmp_path / "repo" / "export", ["bs1", "sc1", "sd1", "sb1"])
+    build(_source(), tmp_path / "repo", tmp_path / "out")
+    document = json.loads((tmp_path / "out" / "labels.json").read_text(encoding="utf-8"))
+    crops = {split: photo_crops(tmp_path / "out" / "labels.json", split, seed=1, copies=3) for split in SPLITS}
+    expected = {split: [] for split in SPLITS}
+    for name, tiles in document["images"].items():
+        if name in document["augmented"]:
+            continue  # Roboflow's rotated copies: loose boxes, perhaps mirrored faces
+        for tile in tiles:
+            expected[document["split"][document["groups"][name]]] += [label_of_name(tile["tile"], False, "t")] * 3
+    for split in SPLITS:
+        assert sorted(crops[split].labels.tolist()) == sorted(expected[split])
+        assert crops[split].images.shape[1:] == (42, 32, 3)
+    assert len(crops["train"].labels) + len(crops["held-out"].labels) == 9  # three originals, one tile each
+
+
+def test_training_losses_skip_what_a_photo_does_not_say():
+    torch = pytest.importorskip("torch")
+    from vision.labels import LABEL_COUNT
+    from vision.training.train import either_way_up_loss
+    from vision.training.train_detector import loss_of
+
+    logits = torch.full((2, 2 * LABEL_COUNT), -5.0)
+    logits[0, 3] = 5.0  # label 3 read upright
+    logits[1, 3 + LABEL_COUNT] = 5.0  # label 3 read upside down
+    sure = either_way_up_loss(logits, torch.tensor([3, 3]))
+    wrong = either_way_up_loss(logits, torch.tensor([4, 4]))
+    assert float(sure) < 0.01
+    assert float(wrong) > 5.0
+    output = torch.zeros(1, 8, 4, 4)
+    target = torch.zeros(1, 9, 4, 4)
+    target[0, 0, 1, 1] = target[0, 8, 1, 1] = 1.0
+    unknown = target.clone()
+    unknown[0, 3:8, 1, 1] = float("nan")
+    target[0, 3, 1, 1] = 3.0  # a known size the output misses
+    _, other_known = loss_of(output, target)
+    _, other_unknown = loss_of(output, unknown)
+    assert torch.isfinite(other_unknown)
+    assert float(other_unknown) < float(other_known)
