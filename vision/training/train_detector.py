@@ -310,6 +310,9 @@ def export_detector(
             "log input pixels; cos2/sin2 of twice the long axis' clockwise turn from the image's up",
         },
         "peak_threshold": validation["peak_threshold"],
+        # Trained with zoomed-in photo frames, the model ignores tiles much longer than it
+        # learnt: the run time may look at a pyramid of scales (vision.find.learnt).
+        "looks": "pyramid" if photo_sources else "single",
         "training": {
             "command": ".venv/bin/python -m vision.training.train_detector --out models",
             "code": code,
