@@ -46,6 +46,7 @@ class Recipe:
     outliers_per_batch: int = 16
     outlier_weight: float = 0.5
     photos_per_batch: int = 32  # crops of real photographs in each batch (with --photos)
+    threads: int = 1
 
 
 def main() -> None:
@@ -55,6 +56,9 @@ def main() -> None:
     parser.add_argument("--train-tables", type=int, default=defaults.train_tables)
     parser.add_argument("--steps", type=int, default=defaults.steps)
     parser.add_argument("--seed", type=int, default=defaults.seed)
+    parser.add_argument(
+        "--threads", type=int, default=defaults.threads, help="CPU threads (the same count gives the same weights)"
+    )
     parser.add_argument(
         "--photos",
         type=Path,
@@ -66,12 +70,13 @@ def main() -> None:
     )
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    recipe = Recipe(seed=args.seed, train_tables=args.train_tables, steps=args.steps)
+    recipe = Recipe(seed=args.seed, train_tables=args.train_tables, steps=args.steps, threads=args.threads)
     run(recipe, args.out, args.photos)
 
 
 def run(recipe: Recipe, out: str, photo_sources: list[Path] | None = None) -> None:
-    torch.set_num_threads(1)  # the development machine is shared; one thread keeps it reproducible too
+    # The development machine is shared; a fixed thread count keeps the weights reproducible.
+    torch.set_num_threads(recipe.threads)
     torch.manual_seed(recipe.seed)
     code = code_version()  # at the start: the tree may change while the recipe runs
     started = time.monotonic()

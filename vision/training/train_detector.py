@@ -60,6 +60,7 @@ class Recipe:
     learning_rate: float = 4e-3
     sideways_windows: float = 0.3  # the share of windows drawn around a sideways tile (they are ~3% of tiles)
     photo_share: float = 0.5  # the share of each batch cut from real photographs (with --photos)
+    threads: int = 1
 
 
 def main() -> None:
@@ -71,6 +72,9 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=defaults.steps)
     parser.add_argument("--seed", type=int, default=defaults.seed)
     parser.add_argument(
+        "--threads", type=int, default=defaults.threads, help="CPU threads (the same count gives the same weights)"
+    )
+    parser.add_argument(
         "--photos",
         type=Path,
         action="append",
@@ -80,12 +84,13 @@ def main() -> None:
     )
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    recipe = Recipe(seed=args.seed, train_tables=args.train_tables, steps=args.steps)
+    recipe = Recipe(seed=args.seed, train_tables=args.train_tables, steps=args.steps, threads=args.threads)
     run(recipe, args.out, args.cache, args.photos)
 
 
 def run(recipe: Recipe, out: str, cache: str | None = None, photo_sources: list[Path] | None = None) -> None:
-    torch.set_num_threads(1)  # the development machine is shared; one thread keeps it reproducible too
+    # The development machine is shared; a fixed thread count keeps the weights reproducible.
+    torch.set_num_threads(recipe.threads)
     torch.manual_seed(recipe.seed)
     code = code_version()  # at the start: the tree may change while the recipe runs
     started = time.monotonic()
