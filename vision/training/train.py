@@ -29,6 +29,7 @@ from vision.training.dataset import CropSet, render_crops, training_art
 from vision.training.export import code_version, export_model
 from vision.training.metrics import evaluate, outliers_read_as_sure
 from vision.training.model import MEAN, STD, TileNet
+from vision.training.onnx_weights import classifier_from_onnx, freeze_batch_norm
 from vision.training.photo_crops import PhotoCrops, photo_crops
 
 log = logging.getLogger(__name__)
@@ -47,6 +48,7 @@ class Recipe:
     outlier_weight: float = 0.5
     photos_per_batch: int = 32  # crops of real photographs in each batch (with --photos)
     threads: int = 1
+    init: str = ""  # an ONNX classifier to start from (fine-tuning; batch norm statistics stay fixed)
 
 
 def main() -> None:
@@ -59,6 +61,7 @@ def main() -> None:
     parser.add_argument(
         "--threads", type=int, default=defaults.threads, help="CPU threads (the same count gives the same weights)"
     )
+    parser.add_argument("--init", default="", metavar="ONNX", help="start from this classifier's weights (fine-tune)")
     parser.add_argument(
         "--photos",
         type=Path,
@@ -70,7 +73,9 @@ def main() -> None:
     )
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    recipe = Recipe(seed=args.seed, train_tables=args.train_tables, steps=args.steps, threads=args.threads)
+    recipe = Recipe(
+        seed=args.seed, train_tables=args.train_tables, steps=args.steps, threads=args.threads, init=args.init
+    )
     run(recipe, args.out, args.photos)
 
 
@@ -93,7 +98,7 @@ def run(recipe: Recipe, out: str, photo_sources: list[Path] | None = None) -> No
                 photo_checks[path.parent.name] = check
     rendered = time.monotonic() - started
     log.info("train crops %d, held-out crops %d, rendering %.0f s", len(train.labels), len(held_out.labels), rendered)
-    model = TileNet()
+    model = classifier_from_onnx(Path(recipe.init)) if recipe.init else TileNet()
     fit(model, train, recipe, photos)
     trained = time.monotonic() - started - rendered
     model.eval()
@@ -163,6 +168,8 @@ def fit(model: nn.Module, data: CropSet, recipe: Recipe, photos: PhotoCrops | No
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=recipe.learning_rate, total_steps=recipe.steps)
     loss_of = nn.CrossEntropyLoss(label_smoothing=0.05)
     model.train()
+    if recipe.init:
+        freeze_batch_norm(model)
     started = time.monotonic()
     for step in range(recipe.steps):
         batch = torch.randint(0, len(targets), (recipe.batch,), generator=generator)
