@@ -61,6 +61,9 @@ def main() -> None:
     parser.add_argument(
         "--threads", type=int, default=defaults.threads, help="CPU threads (the same count gives the same weights)"
     )
+    parser.add_argument(
+        "--learning-rate", type=float, default=defaults.learning_rate, help="peak of the one-cycle schedule"
+    )
     parser.add_argument("--init", default="", metavar="ONNX", help="start from this classifier's weights (fine-tune)")
     parser.add_argument(
         "--photos",
@@ -74,7 +77,12 @@ def main() -> None:
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     recipe = Recipe(
-        seed=args.seed, train_tables=args.train_tables, steps=args.steps, threads=args.threads, init=args.init
+        seed=args.seed,
+        train_tables=args.train_tables,
+        steps=args.steps,
+        threads=args.threads,
+        init=args.init,
+        learning_rate=args.learning_rate,
     )
     run(recipe, args.out, args.photos)
 
