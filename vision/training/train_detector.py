@@ -39,6 +39,7 @@ from vision.training.detector_data import (
 )
 from vision.training.detector_model import TileCentreNet
 from vision.training.export import code_version, write_model_metadata
+from vision.training.onnx_weights import detector_from_onnx, freeze_batch_norm
 from vision.training.photo_frames import PhotoFrames, cached_photo_frames
 
 log = logging.getLogger(__name__)
@@ -61,6 +62,7 @@ class Recipe:
     sideways_windows: float = 0.3  # the share of windows drawn around a sideways tile (they are ~3% of tiles)
     photo_share: float = 0.5  # the share of each batch cut from real photographs (with --photos)
     threads: int = 1
+    init: str = ""  # an ONNX detector to start from (fine-tuning; batch norm statistics stay fixed)
 
 
 def main() -> None:
@@ -75,6 +77,10 @@ def main() -> None:
         "--threads", type=int, default=defaults.threads, help="CPU threads (the same count gives the same weights)"
     )
     parser.add_argument(
+        "--learning-rate", type=float, default=defaults.learning_rate, help="peak of the one-cycle schedule"
+    )
+    parser.add_argument("--init", default="", metavar="ONNX", help="start from this detector's weights (fine-tune)")
+    parser.add_argument(
         "--photos",
         type=Path,
         action="append",
@@ -84,7 +90,14 @@ def main() -> None:
     )
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    recipe = Recipe(seed=args.seed, train_tables=args.train_tables, steps=args.steps, threads=args.threads)
+    recipe = Recipe(
+        seed=args.seed,
+        train_tables=args.train_tables,
+        steps=args.steps,
+        threads=args.threads,
+        init=args.init,
+        learning_rate=args.learning_rate,
+    )
     run(recipe, args.out, args.cache, args.photos)
 
 
@@ -104,7 +117,7 @@ def run(recipe: Recipe, out: str, cache: str | None = None, photo_sources: list[
     held_out = render_frames(HELD_OUT_SEEDS, ArtStyle.BLACK, px_per_mm=(1.3, 2.6))
     rendered = time.monotonic() - started
     log.info("training frames %d, held-out frames %d, rendering %.0f s", len(inputs), len(held_out.inputs), rendered)
-    model = TileCentreNet()
+    model = detector_from_onnx(Path(recipe.init)) if recipe.init else TileCentreNet()
     fit(model, inputs, targets, recipe, photos)
     trained = time.monotonic() - started - rendered
     model.eval()
@@ -206,6 +219,8 @@ def fit(
     optimiser = torch.optim.AdamW(model.parameters(), lr=recipe.learning_rate, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=recipe.learning_rate, total_steps=recipe.steps)
     model.train()
+    if recipe.init:
+        freeze_batch_norm(model)
     started = time.monotonic()
     sideways = sideways_cells_of(targets)
     photo_batch = round(recipe.batch * recipe.photo_share) if photos is not None else 0

@@ -43,5 +43,26 @@ def test_a_model_of_another_shape_is_refused(tmp_path):
     pytest.importorskip("onnx")
     from vision.training.onnx_weights import classifier_from_onnx
 
-    with pytest.raises(ValueError, match=r"tile-detector.onnx: .* convolutions .* not a classifier of this shape"):
+    expected = r"tile-detector.onnx: 15 convolutions and linear layers; this TileNet has 7 — not a model of this shape"
+    with pytest.raises(ValueError, match=expected):
         classifier_from_onnx(MODELS_DIR / "tile-detector.onnx")
+
+
+def test_a_detector_loaded_from_onnx_gives_the_onnx_models_maps():
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    import onnxruntime
+
+    from vision.find.centres import net_input
+    from vision.render.renderer import RenderOptions, render_table
+    from vision.training.onnx_weights import detector_from_onnx
+
+    path = MODELS_DIR / "tile-detector.onnx"
+    model = detector_from_onnx(path).eval()
+    frame = normalised(net_input(render_table(5, RenderOptions((960, 540))).image).pixels[None])
+    session = onnxruntime.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    expected = session.run(None, {session.get_inputs()[0].name: frame})[0]
+    with torch.no_grad():
+        got = model(torch.from_numpy(frame)).numpy()
+    assert np.abs(got - expected).max() < 1e-3
+    assert expected[:, 0].max() > 0  # some tile's heat is sure: the comparison is not of two flat maps
