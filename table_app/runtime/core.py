@@ -211,7 +211,9 @@ class RefereeCore:
         self.last_refusal = ""
         found = self._discard_entry(correction) if self.game_id is not None else None
         if found is None:
-            self.last_refusal = f"no journaled discard {correction.index} of seat {correction.seat} in this hand"
+            number = "?" if correction.index is None else correction.index + 1
+            who = "that seat" if correction.seat is None else self.session.game.seat_naming().en(correction.seat)
+            self.last_refusal = f"no journaled discard {number} of {who} in this hand"
             logger.warning("correction refused: %s", self.last_refusal)
             self.session = decision.session
             return self._tell((), replace(decision, correction=None))

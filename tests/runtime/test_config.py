@@ -27,6 +27,18 @@ def test_the_example_file_reads():
     assert config.settle_s == 2.0
 
 
+@pytest.mark.parametrize(("value", "seat"), [("1", Seat.S0), ("4", Seat.S3), ('"Chiba"', Seat.S2)])
+def test_the_first_dealer_is_a_seat_number_1_to_4_or_a_players_name(value, seat):
+    text = f'[table]\nnames = ["Aoki", "Baba", "Chiba", "Doi"]\nfirst_dealer = {value}'
+    assert parse_config(text, Path("/srv/table")).first_dealer is seat
+
+
+def test_a_first_dealer_of_0_says_seats_are_numbered_1_to_4():
+    message = r"table.first_dealer: seats are numbered 1-4, got 0 \(1 is the first of names\)"
+    with pytest.raises(ConfigError, match=message):
+        parse_config("[table]\nfirst_dealer = 0", Path("/srv/table"))
+
+
 def test_defaults_for_an_empty_file():
     config = parse_config("", Path("/srv/table"))
     assert config.db == Path("/srv/table/jantaku.db")
@@ -63,7 +75,9 @@ def test_the_confidence_floor_reaches_the_referee(tmp_path):
     [
         ('[table]\nprofile = "wrc"', "table.profile"),
         ('[table]\nnames = ["a", "b"]', "table.names"),
-        ("[table]\nfirst_dealer = 4", "table.first_dealer"),
+        ("[table]\nfirst_dealer = 5", "table.first_dealer"),
+        ("[table]\nfirst_dealer = 0", "table.first_dealer"),
+        ('[table]\nfirst_dealer = "Nobody"', "table.first_dealer"),
         ('[table]\nlanguages = ["fr"]', "table.languages"),
         ('[table]\nspeech = "yes"', "table.speech"),
         ("[table]\nsettle_s = -1", "table.settle_s"),
