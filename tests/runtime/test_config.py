@@ -19,7 +19,7 @@ def test_the_example_file_reads():
     assert config.names == ("Aoki", "Baba", "Chiba", "Doi")
     assert config.db == ROOT / "examples" / "jantaku.db"  # relative to the file
     assert config.link is not None
-    assert config.link.port == "/dev/ttyACM0"
+    assert config.link.port == "/dev/jantaku-board"  # the udev rule's stable name (deploy/udev)
     assert config.panel is not None
     assert config.panel.riichi_leds == (6, 13, 19, 26)
     assert config.camera is None
