@@ -27,14 +27,18 @@ function draw(view) {
   // player's name); each option's value stays the seat the API means, so a correction acts on
   // the player the referee picked by name, whatever the wind is this hand.
   const choice = document.getElementById("correct-seat");
-  const picked = choice.value;
-  choice.replaceChildren(...view.seats.map((seat) => {
-    const option = document.createElement("option");
-    option.value = String(seat.seat);
-    option.textContent = seat.label.en;
-    return option;
-  }));
-  choice.value = picked;
+  const labels = view.seats.map((seat) => seat.label.en);
+  // Rebuilt only when a label changes (a new hand): an open picker on a phone stays open.
+  if ([...choice.options].map((option) => option.textContent).join("\n") !== labels.join("\n")) {
+    const picked = choice.value;
+    choice.replaceChildren(...view.seats.map((seat) => {
+      const option = document.createElement("option");
+      option.value = String(seat.seat);
+      option.textContent = seat.label.en;
+      return option;
+    }));
+    choice.value = picked;
+  }
   document.getElementById("seats").replaceChildren(...view.seats.map((seat) => {
     const row = document.createElement("div");
     row.className = "seat";
