@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from table_app.cli import (
     demo_command,
+    doctor_command,
     export_command,
     games_command,
     hand_command,
@@ -31,6 +32,7 @@ _COMMANDS = (
     run_command,
     games_command,
     export_command,
+    doctor_command,
 )
 
 

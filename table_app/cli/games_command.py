@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from table_app.domain.seat_names import SeatNaming
 from table_app.journal.store import GameStore, GameSummary
 from table_app.rules.game_flow import ranking
 
@@ -28,7 +29,7 @@ def _standings(game: GameSummary) -> list[tuple[int, str, int, float | None]]:
     return [
         (
             int(seat),
-            game.names[seat] or f"seat {int(seat) + 1}",
+            SeatNaming(tuple(game.names)).en(seat),  # the name, else "Seat 1".."Seat 4"
             game.scores[seat],
             game.points[seat] if game.points is not None else None,
         )

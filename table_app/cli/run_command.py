@@ -17,6 +17,7 @@ from table_app.runtime.app import Runtime, build_runtime
 from table_app.runtime.camera import camera_pipeline
 from table_app.runtime.config import load_config
 from table_app.runtime.ports import CoreUpdate
+from table_app.runtime.sd_notify import Notifier, Watchdog, watchdog_interval_s
 from table_app.runtime.web_attach import attach_web
 from table_app.web.background import BackgroundWebServer
 
@@ -65,10 +66,13 @@ def run(args: argparse.Namespace) -> int:
     game = runtime.core.game_id
     print(f"journal {config.db}" + (f", resuming game {game}" if game is not None else ""), file=sys.stderr, flush=True)
     server = _serve(runtime) if config.web is not None else None
-    runtime.start()
+    systemd = Notifier()
     try:
-        _wait(args, runtime, echo, stop)
+        runtime.start()
+        systemd.ready(f"refereeing, journal {config.db}")
+        _wait(args, runtime, echo, stop, _watchdog(systemd, runtime))
     finally:
+        systemd.stopping()
         if server is not None:
             server.stop()
         runtime.stop()
@@ -93,12 +97,24 @@ def _serve(runtime: Runtime) -> BackgroundWebServer:
     return server
 
 
-def _wait(args: argparse.Namespace, runtime: Any, echo: _EventEcho, stop: threading.Event) -> None:
+def _watchdog(systemd: Notifier, runtime: Runtime) -> Watchdog | None:
+    """systemd's watchdog (``WatchdogSec=`` in the unit), pinged while the core thread is alive."""
+    interval = watchdog_interval_s()
+    if interval is None or not systemd.enabled:
+        return None
+    return Watchdog(systemd, interval, lambda: runtime.core.alive(within_s=interval))
+
+
+def _wait(
+    args: argparse.Namespace, runtime: Any, echo: _EventEcho, stop: threading.Event, watchdog: Watchdog | None = None
+) -> None:
     deadline = args.duration
     step = 0.1
     waited = 0.0
     while not stop.wait(step):
         waited += step
+        if watchdog is not None:
+            watchdog.poke()
         if runtime.core.stopped.is_set():
             return
         if deadline is not None and waited >= deadline:

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import logging
 import threading
+import warnings
 from collections.abc import Callable, Iterable
 from typing import Any
+
+from gpiozero.exc import BadPinFactory, GPIOZeroError, PinFactoryFallback
 
 from firmware_bridge.observations import CommandAnswer, LinkState, LinkStatus, TrayReading
 from firmware_bridge.serial_link import SerialTableLink
@@ -26,6 +29,7 @@ from table_app.observations import (
     RefereeButton,
     TraysRead,
 )
+from table_app.runtime.config import ConfigError
 from table_app.runtime.ports import Post
 
 logger = logging.getLogger(__name__)
@@ -78,14 +82,31 @@ class PanelSource:
     """The GPIO panel's buttons as observations (``panel`` is also a listener's target)."""
 
     def __init__(self, pins: PanelPins, pin_factory: Any = None) -> None:
-        self._pins = pins
-        self._pin_factory = pin_factory
-        self.panel: GpioPanel | None = None
         self._post: Post | None = None
+        # The pins are claimed now, while the table is being wired: a machine without GPIO
+        # stops there with one line (what to change), before anything else has started.
+        with warnings.catch_warnings(record=True) as fallbacks:
+            # gpiozero warns once per pin library it tries; they are the reasons, not news.
+            warnings.simplefilter("always", PinFactoryFallback)
+            try:
+                self.panel: GpioPanel | None = GpioPanel(pins, self._pressed, pin_factory=pin_factory)
+            except BadPinFactory:
+                for fallback in fallbacks:
+                    logger.debug("GPIO: %s", fallback.message)
+                raise ConfigError(
+                    "panel",
+                    "no GPIO on this machine: set enabled = false under [panel] to run without the buttons, "
+                    "LEDs and buzzer",
+                ) from None
+            except (GPIOZeroError, OSError) as error:
+                raise ConfigError(
+                    "panel",
+                    f"cannot use the GPIO pins ({type(error).__name__}: {error}): check the pin numbers and that "
+                    "the user is in the gpio group (jantaku doctor), or set enabled = false under [panel]",
+                ) from None
 
     def start(self, post: Post) -> None:
-        self._post = post
-        self.panel = GpioPanel(self._pins, self._pressed, pin_factory=self._pin_factory)
+        self._post = post  # presses before this are dropped: nothing listens yet
 
     def _pressed(self, press: ButtonPressed) -> None:
         if self._post is not None:

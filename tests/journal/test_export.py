@@ -84,6 +84,18 @@ def test_games_lists_standings(kept, capsys):
     assert "finished" in lines[0]
 
 
+def test_games_calls_a_seat_without_a_name_by_its_number_1_to_4(tmp_path, capsys):
+    from table_app.journal.store import GameStore
+
+    store = GameStore(tmp_path / "t.db")
+    store.new_game("tenhou", ("Aoki", "Baba", "Chiba", ""), (25000, 25000, 25000, 25000), 0.0)
+    store.close()
+    assert main(["games", "--db", str(tmp_path / "t.db")]) == 0
+    out = capsys.readouterr().out
+    assert "Seat 4 25000" in out
+    assert "seat 3" not in out.lower()
+
+
 def test_export_of_an_unknown_game_names_it(kept, capsys):
     db, _ = kept
     assert main(["export", "99", "--format", "mjai", "--db", str(db)]) == 2

@@ -21,7 +21,7 @@ def test_a_fed_game_is_refereed_kept_and_exports_to_a_log_that_checks(tmp_path, 
     config.write_text(f'[table]\ndb = "t.db"\n[feed]\nlog = "{log}"\npace_s = 0\n', encoding="utf-8")
     assert main(["run", "--config", str(config), "--until-end"]) == 0
     out = capsys.readouterr().out
-    assert "[en] seat 1 wins by tsumo" in out
+    assert "[en] East wins by tsumo" in out  # seats by this hand's wind (no names configured)
     assert "[ja] 支払い完了" in out
     assert "scores 60000 -1700 32700 9000" in out
     assert main(["games", "--db", str(tmp_path / "t.db")]) == 0
