@@ -117,7 +117,12 @@ def test_ci_runs_the_readme_test_command_with_the_shared_data_required(tmp_path)
     )
     environment = {k: v for k, v in os.environ.items() if k != REQUIRE_VARIABLE}
     result = subprocess.run(
-        ["bash", str(tmp_path / ".ci" / "run")], env=environment, capture_output=True, text=True, timeout=60, check=False
+        ["bash", str(tmp_path / ".ci" / "run")],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-1] == "required=1"
