@@ -22,13 +22,15 @@ def _import_without_leftovers() -> ModuleType:
     os.environ[_TMPDIR] = scratch
     try:
         import onnxruntime  # noqa: PLC0415 (imported here, and only here, on purpose)
+
+        module: ModuleType = onnxruntime
     finally:
         if previous is None:
             del os.environ[_TMPDIR]
         else:
             os.environ[_TMPDIR] = previous
         shutil.rmtree(scratch, ignore_errors=True)
-    return onnxruntime
+    return module
 
 
 onnxruntime = _import_without_leftovers()
