@@ -18,6 +18,7 @@ import pytest
 
 from table_app.demo_data import DEMO_LOG
 from table_app.progress import Progress, progress
+from tests.terminal import jantaku_with_stderr_on_a_terminal, read_all
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CLEAR = "\r\x1b[K"
@@ -33,20 +34,6 @@ def terminal() -> Iterator[tuple[TextIO, int]]:
     finally:
         stream.close()
         os.close(master)
-
-
-def read_all(master: int) -> str:
-    os.set_blocking(master, False)
-    chunks = []
-    while True:
-        try:
-            chunk = os.read(master, 65536)
-        except (BlockingIOError, OSError):
-            break
-        if not chunk:
-            break
-        chunks.append(chunk)
-    return b"".join(chunks).decode("utf-8", errors="replace")
 
 
 class FakeClock:
@@ -133,23 +120,9 @@ def logs(tmp_path: Path) -> Path:
 
 
 def _replay_on_a_terminal(logs: Path, *options: str) -> tuple[str, str]:
-    """Runs ``jantaku replay`` with stderr on a pty and stdout on a pipe: (stdout, what the terminal got)."""
-    master, slave = os.openpty()
-    try:
-        result = subprocess.run(
-            [sys.executable, "-m", "table_app", "replay", str(logs), *options],
-            env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
-            stdout=subprocess.PIPE,
-            stderr=slave,
-            text=True,
-            timeout=120,
-            check=False,
-        )
-        assert result.returncode == 0
-        return result.stdout, read_all(master)
-    finally:
-        os.close(slave)
-        os.close(master)
+    status, stdout, terminal_output = jantaku_with_stderr_on_a_terminal("replay", str(logs), *options)
+    assert status == 0
+    return stdout, terminal_output
 
 
 def test_replay_of_many_files_shows_a_bar_on_the_terminal(logs):

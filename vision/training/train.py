@@ -21,6 +21,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from table_app.progress import progress
 from vision.labels import LABEL_COUNT
 from vision.tile_art import ArtStyle
 from vision.training.batches import to_tensor
@@ -112,7 +113,7 @@ def fit(model: nn.Module, data: CropSet, recipe: Recipe) -> None:
     loss_of = nn.CrossEntropyLoss(label_smoothing=0.05)
     model.train()
     started = time.monotonic()
-    for step in range(recipe.steps):
+    for step in progress(range(recipe.steps), "train"):  # a bar on a terminal; the log lines stay
         batch = torch.randint(0, len(targets), (recipe.batch,), generator=generator)
         strays = torch.randint(0, max(len(outliers), 1), (stray_count,), generator=generator)
         # Tiles and outliers go through in one batch: batch norm's running statistics must

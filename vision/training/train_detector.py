@@ -24,6 +24,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from table_app.progress import progress
 from vision.evaluation import match_quads
 from vision.find.centres import CHANNELS, INPUT_LONG_SIDE, MEAN, PAD_TO, STD, STRIDE, decode_peaks, portrait_corners
 from vision.tile_art import ArtStyle
@@ -172,7 +173,7 @@ def fit(model: nn.Module, inputs: np.ndarray, targets: np.ndarray, recipe: Recip
     model.train()
     started = time.monotonic()
     sideways = sideways_cells_of(targets)
-    for step in range(recipe.steps):
+    for step in progress(range(recipe.steps), "train"):  # a bar on a terminal; the log lines stay
         x, target = windows(inputs, targets, recipe, rng, sideways)
         heat_loss, other = loss_of(model(x), target)
         loss = heat_loss + other
