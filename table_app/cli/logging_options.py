@@ -28,7 +28,7 @@ def add_logging_options(parser: argparse.ArgumentParser, *, top_level: bool) -> 
         "-v",
         "--verbose",
         action="count",
-        help="log more: -v info, -vv debug (on stderr)",
+        help="log more, one level a -v (warning, info, debug; run and web start at info); logs go to stderr",
         **({"default": 0} if top_level else unset),
     )
     group.add_argument(
