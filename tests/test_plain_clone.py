@@ -127,9 +127,3 @@ def test_ci_runs_the_readme_test_command_with_the_shared_data_required(tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-1] == "required=1"
 
-
-def test_the_readme_test_command_is_plain_pytest():
-    """The command CI runs is the one a newcomer types: the requirement comes from ``.ci/run``."""
-    readme = (REPO_ROOT / "README.md").read_text()
-    command = readme.split("<!-- test-command -->", 1)[1].split("```")[1].strip()
-    assert command == "scripts/setup dev && .venv/bin/python -m pytest"
