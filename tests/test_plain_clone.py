@@ -126,4 +126,3 @@ def test_ci_runs_the_readme_test_command_with_the_shared_data_required(tmp_path)
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-1] == "required=1"
-
