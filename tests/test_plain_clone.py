@@ -126,3 +126,20 @@ def test_ci_runs_the_readme_test_command_with_the_shared_data_required(tmp_path)
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-1] == "required=1"
+
+
+def test_every_test_asks_for_the_shared_data_through_one_place():
+    """A test that found ``../shared`` by itself, or skipped on its own for want of it, would
+    skip silently under CI too: only tests/shared_data.py may."""
+    tests = REPO_ROOT / "tests"
+    offenders = []
+    for path in sorted(tests.rglob("*.py")):
+        if path.name == "shared_data.py" or path == Path(__file__):
+            continue
+        text = path.read_text(encoding="utf-8")
+        for number, line in enumerate(text.splitlines(), start=1):
+            finds_it = '/ "shared"' in line or "'shared'" in line or '"../shared' in line
+            skips_for_it = "pytest.skip(" in line and "shared" in line
+            if finds_it or skips_for_it:
+                offenders.append(f"{path.relative_to(REPO_ROOT)}:{number}: {line.strip()}")
+    assert offenders == []
