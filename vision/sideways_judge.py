@@ -21,11 +21,11 @@ from typing import Final
 
 import cv2
 import numpy as np
-import onnxruntime
 
 from models import MODELS_DIR
 from vision.crops import quarter_turned
 from vision.model_file import load_model_metadata
+from vision.onnx_runtime import onnxruntime
 
 log = logging.getLogger(__name__)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,11 @@ def _standings(game: GameSummary) -> list[tuple[int, str, int, float | None]]:
     ]
 
 
+def iso_time(epoch_s: float) -> str:
+    """ISO 8601 in UTC, to the second ("2026-11-21T16:36:05+00:00"): unambiguous wherever it is read."""
+    return datetime.fromtimestamp(epoch_s, tz=UTC).isoformat(timespec="seconds")
+
+
 def run(args: argparse.Namespace) -> int:
     if not args.db.exists():
         raise ValueError(f"no database at {args.db}")
@@ -50,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             record = {
                 "game": game.id,
-                "started": game.started_at,
+                "started": iso_time(game.started_at),
                 "profile": game.profile,
                 "hands": game.hands,
                 "finished": game.finished,

@@ -3,23 +3,24 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import secrets
 import signal
 import sys
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from table_app.cli.logging_options import DEFAULT_LEVEL_KEY
 from table_app.cli.web_command import TOKEN_VARIABLE
 from table_app.rules.mjai_codec import encode_event
-from table_app.runtime.app import Runtime, build_runtime
-from table_app.runtime.camera import camera_pipeline
-from table_app.runtime.config import load_config
-from table_app.runtime.ports import CoreUpdate
 from table_app.runtime.sd_notify import Notifier, Watchdog, watchdog_interval_s
-from table_app.runtime.web_attach import attach_web
-from table_app.web.background import BackgroundWebServer
+
+if TYPE_CHECKING:
+    from table_app.runtime.app import Runtime
+    from table_app.runtime.ports import CoreUpdate
+    from table_app.web.background import BackgroundWebServer
 
 EXAMPLES = """examples:
   jantaku run --config examples/table.toml
@@ -38,7 +39,8 @@ def register(commands: Any) -> None:
     parser.add_argument("--duration", type=float, metavar="S", help="stop after S seconds")
     parser.add_argument("--until-end", action="store_true", help="stop when the game ends or the [feed] runs out")
     parser.add_argument("--echo-events", action="store_true", help="print each journaled event: SEQ mjai-JSON")
-    parser.set_defaults(run=run)
+    # A service: what it does (link state, camera, recoveries) is logged at INFO unless told otherwise.
+    parser.set_defaults(run=run, **{DEFAULT_LEVEL_KEY: logging.INFO})
 
 
 class _EventEcho:
@@ -57,6 +59,11 @@ class _EventEcho:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Imported here: the runtime brings OpenCV, numpy, onnxruntime and aiohttp (fast start for the rest).
+    from table_app.runtime.app import build_runtime  # noqa: PLC0415
+    from table_app.runtime.camera import camera_pipeline  # noqa: PLC0415
+    from table_app.runtime.config import load_config  # noqa: PLC0415
+
     config = load_config(args.config)
     echo = _EventEcho(printing=args.echo_events)
     runtime = build_runtime(config, vision=camera_pipeline, listeners=(echo,))
@@ -84,6 +91,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _serve(runtime: Runtime) -> BackgroundWebServer:
+    from table_app.runtime.web_attach import attach_web  # noqa: PLC0415 (brings aiohttp)
+
     web = runtime.config.web
     assert web is not None
     token = os.environ.get(TOKEN_VARIABLE)

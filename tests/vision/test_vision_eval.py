@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from table_app.cli import main
+from tests.terminal import jantaku_with_stderr_on_a_terminal
 from vision.evaluation import DetectionScore, match_quads
 from vision.label_eval import score_labelled_images
 from vision.label_file import LabelFileError, LabelledTile, load_ignored, load_labels
@@ -78,6 +79,19 @@ def test_a_stricter_iou_matches_fewer_tiles(rendered_set, capsys):
     assert main(["vision", "eval", "--labels", str(rendered_set), "--json", "--iou", "0.9"]) == 0
     strict = json.loads(capsys.readouterr().out)
     assert strict["matched"] < loose["matched"]
+
+
+def test_eval_shows_a_bar_over_the_photos_on_a_terminal_and_none_with_json(rendered_set):
+    status, stdout, terminal_output = jantaku_with_stderr_on_a_terminal("vision", "eval", "--labels", str(rendered_set))
+    assert status == 0
+    assert "eval [" in terminal_output
+    assert "2/2" in terminal_output
+    assert "eval [" not in stdout
+    status, _, terminal_output = jantaku_with_stderr_on_a_terminal(
+        "vision", "eval", "--labels", str(rendered_set), "--json"
+    )
+    assert status == 0
+    assert "eval [" not in terminal_output
 
 
 def test_eval_text_names_the_figures(rendered_set, capsys):

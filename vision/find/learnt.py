@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any, Final
 
 import numpy as np
-import onnxruntime
 
 from models import MODELS_DIR
 from vision.find import centres
@@ -22,6 +21,7 @@ from vision.find.centres import CHANNELS, STRIDE, decode_peaks, net_input, norma
 from vision.find.finder import FindResult, FoundTile
 from vision.find.seams import TileSize
 from vision.model_file import load_model_metadata
+from vision.onnx_runtime import onnxruntime
 
 log = logging.getLogger(__name__)
 

@@ -60,6 +60,10 @@ def load_folded_weights(model: nn.Module, path: Path) -> None:
             layer.weight.copy_(torch.from_numpy(np.array(weight)))
             bias = torch.from_numpy(np.array(weights[node.input[2]])) if len(node.input) > 2 else None
             if norm is not None:
+                assert norm.running_mean is not None
+                assert norm.running_var is not None
+                assert norm.weight is not None
+                assert norm.bias is not None
                 norm.running_mean.zero_()
                 norm.running_var.fill_(1.0)
                 norm.weight.fill_(float((1.0 + norm.eps) ** 0.5))

@@ -22,6 +22,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from table_app.progress import progress
 from vision.labels import LABEL_COUNT, kind_of_label
 from vision.tile_art import ArtStyle
 from vision.training.batches import to_tensor
@@ -179,7 +180,7 @@ def fit(model: nn.Module, data: CropSet, recipe: Recipe, photos: PhotoCrops | No
     if recipe.init:
         freeze_batch_norm(model)
     started = time.monotonic()
-    for step in range(recipe.steps):
+    for step in progress(range(recipe.steps), "train"):  # a bar on a terminal; the log lines stay
         batch = torch.randint(0, len(targets), (recipe.batch,), generator=generator)
         strays = torch.randint(0, max(len(outliers), 1), (stray_count,), generator=generator)
         parts = [images[batch], outliers[strays]]

@@ -24,6 +24,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from table_app.progress import progress
 from vision.evaluation import match_quads
 from vision.find.centres import CHANNELS, INPUT_LONG_SIDE, MEAN, PAD_TO, STD, STRIDE, decode_peaks, portrait_corners
 from vision.tile_art import ArtStyle
@@ -226,7 +227,7 @@ def fit(
     photo_batch = round(recipe.batch * recipe.photo_share) if photos is not None else 0
     rendered_recipe = replace(recipe, batch=recipe.batch - photo_batch)
     photo_recipe = replace(recipe, batch=photo_batch, sideways_windows=0.0)
-    for step in range(recipe.steps):
+    for step in progress(range(recipe.steps), "train"):  # a bar on a terminal; the log lines stay
         x, target = windows(inputs, targets, rendered_recipe, rng, sideways)
         if photos is not None and photo_batch:
             x_photo, target_photo = windows(photos.inputs, photos.targets, photo_recipe, rng)
