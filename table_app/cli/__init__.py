@@ -11,6 +11,7 @@ from table_app.cli import (
     export_command,
     games_command,
     hand_command,
+    import_command,
     link_command,
     replay_command,
     run_command,
@@ -29,6 +30,7 @@ _COMMANDS = (
     vision_command,
     web_command,
     run_command,
+    import_command,
     games_command,
     export_command,
 )
