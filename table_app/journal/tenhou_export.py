@@ -215,8 +215,11 @@ def _yaku_entries(win: WinResult, place: dict[int, tuple[int, int]]) -> list[str
     return [text for _, text in sorted(entries, key=lambda entry: entry[0])]
 
 
-def tenhou6_game(events: Iterable[GameEvent], profile: RuleProfile, title: str = "jantaku") -> dict[str, Any]:
-    """The tenhou.net/6 object (the JSON edge) for a journaled game."""
+def tenhou6_game(
+    events: Iterable[GameEvent], profile: RuleProfile, title: str = "jantaku", note: str = ""
+) -> dict[str, Any]:
+    """The tenhou.net/6 object (the JSON edge) for a journaled game; ``note``: the title's
+    second line (where a game whose hidden tiles were filled says so)."""
     state = new_game(profile)
     names: tuple[str, ...] = ("", "", "", "")
     rows: list[list[Any]] = []
@@ -248,7 +251,7 @@ def tenhou6_game(events: Iterable[GameEvent], profile: RuleProfile, title: str =
         else:
             hand.add(event)
     return {
-        "title": [title, ""],
+        "title": [title, note],
         "name": list(names),
         "rule": {"disp": display_name(profile), "aka": int(profile.red_fives)},
         "log": rows,
