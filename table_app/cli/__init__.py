@@ -15,6 +15,7 @@ from table_app.cli import (
     link_command,
     replay_command,
     run_command,
+    standings_command,
     table_sim_command,
     vision_command,
     web_command,
@@ -32,6 +33,7 @@ _COMMANDS = (
     run_command,
     import_command,
     games_command,
+    standings_command,
     export_command,
 )
 
