@@ -70,6 +70,14 @@ def register(commands: Any) -> None:
     parser.set_defaults(run=run)
 
 
+@dataclass(frozen=True)
+class _Played:
+    game: GameSummary
+    rule: StandingsRule
+    standing: tuple[SeatStanding, ...]
+    start_total: int  # the four scores the first hand started with, added up
+
+
 @dataclass
 class _Total:
     name: str
@@ -88,16 +96,16 @@ def run(args: argparse.Namespace) -> int:
         games = [g for g in store.games() if _chosen(g, wanted, day)]
         if wanted is not None and (missing := sorted(wanted - {g.id for g in games})):
             raise ValueError(f"--games: no game {missing[0]} in {args.db}")
-        rows = [(game, *_standing(store, game, args.preset)) for game in games if game.finished]
+        rows = [_standing(store, game, args.preset) for game in games if game.finished]
     finally:
         store.close()
     unfinished = len(games) - len(rows)
     if args.csv:
         _write_csv(args.csv, rows)
     totals: dict[str, _Total] = {}
-    for game, _rule, standing in rows:
-        for seat in standing:
-            name = game.names[seat.seat] or f"seat {int(seat.seat) + 1}"
+    for row in rows:
+        for seat in row.standing:
+            name = row.game.names[seat.seat] or f"seat {int(seat.seat) + 1}"
             total = totals.setdefault(name, _Total(name))
             total.points += seat.points
             total.ranks.append(seat.rank)
@@ -105,6 +113,11 @@ def run(args: argparse.Namespace) -> int:
     label = args.preset or "each game's profile"
     note = f", {unfinished} unfinished left out" if unfinished else ""
     print(f"standings over {len(rows)} games ({label}){note}")
+    # A preset's uma and oka assume its own start points: say where the games had others.
+    other_start = [row.game.id for row in rows if row.start_total != 4 * row.rule.start_points]
+    if other_start:
+        each = rows[0].rule.start_points
+        print(f"note: games {_ranges(other_start)} did not start at {each} each: their points do not sum to 0")
     ordered = sorted(totals.values(), key=lambda t: (-round(t.points, 1), t.name))
     for place, total in enumerate(ordered, start=1):
         counts = " ".join(str(total.ranks.count(r)) for r in range(1, 5))
@@ -117,9 +130,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _standing(
-    store: GameStore, game: GameSummary, preset: str | None
-) -> tuple[StandingsRule, tuple[SeatStanding, ...]]:
+def _standing(store: GameStore, game: GameSummary, preset: str | None) -> _Played:
     profile = profile_named(game.profile)
     entries = store.events(game.id)
     state = fold(entries, store.profile_changes(game.id), profile)
@@ -130,16 +141,18 @@ def _standing(
     )
     rule = standings_rule_named(preset) if preset else standings_rule_of(state.profile)
     paid = state.profile.chombo is ChomboPenalty.MANGAN_PAYMENT
-    return rule, game_standing(tuple(state.scores), rule, first_dealer=first, chombos=chombos, chombos_paid=paid)
+    standing = game_standing(tuple(state.scores), rule, first_dealer=first, chombos=chombos, chombos_paid=paid)
+    return _Played(game, rule, standing, sum(start.scores) if isinstance(start, StartKyoku) else 0)
 
 
-def _write_csv(target: str, rows: Sequence[tuple[GameSummary, StandingsRule, tuple[SeatStanding, ...]]]) -> None:
+def _write_csv(target: str, rows: Sequence[_Played]) -> None:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
-    for game, rule, standing in rows:
+    for row in rows:
+        game, rule = row.game, row.rule
         started = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.started_at))
-        for s in standing:
+        for s in row.standing:
             name = game.names[s.seat]
             head = (game.id, started, game.profile, rule.name, int(s.seat) + 1, name, s.rank, s.score)
             writer.writerow((*head, f"{s.base:.1f}", f"{s.uma:.1f}", s.chombos, f"{s.penalty:.1f}", f"{s.points:.1f}"))
@@ -162,6 +175,17 @@ def _game_numbers(text: str) -> set[int]:
             raise ValueError(f"--games: {part.strip()!r} runs backwards")
         numbers.update(range(low, high + 1))
     return numbers
+
+
+def _ranges(numbers: list[int]) -> str:
+    """3,5,6,7 → 3,5-7."""
+    parts: list[str] = []
+    for number in numbers:
+        if parts and parts[-1].split("-")[-1] == str(number - 1):
+            parts[-1] = f"{parts[-1].split('-')[0]}-{number}"
+        else:
+            parts.append(str(number))
+    return ",".join(parts)
 
 
 def _day(text: str) -> str:

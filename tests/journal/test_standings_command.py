@@ -43,7 +43,9 @@ def test_the_csv_has_a_row_per_player_per_game_and_the_totals_add_up(club, tmp_p
 def test_a_preset_changes_uma_and_oka(club, capsys):
     assert main(["standings", "--db", str(club), "--games", "1", "--preset", "wrc", "--csv", "-"]) == 0
     out = capsys.readouterr().out.splitlines()
-    rows = list(csv.DictReader(out[: out.index("standings over 1 games (wrc)")]))
+    at = out.index("standings over 1 games (wrc)")
+    assert out[at + 1] == "note: games 1 did not start at 30000 each: their points do not sum to 0"
+    rows = list(csv.DictReader(out[:at]))
     assert {r["preset"] for r in rows} == {"wrc"}
     top = next(r for r in rows if r["rank"] == "1")
     assert top["points"] == "23.9"  # (38900 - 30000) / 1000 + 15, no oka
