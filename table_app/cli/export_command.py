@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from table_app.journal.export import MjaiExportError, hidden_tiles, mjai_lines
-from table_app.journal.fill_hidden import FillError, fill_hidden
+from table_app.journal.fill_hidden import FillError, check_filled, fill_hidden
 from table_app.journal.store import GameStore
 from table_app.journal.tenhou_export import TenhouExportError, tenhou6_game
 from table_app.rules.profiles import profile_named
@@ -65,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
     if args.fill_hidden and hidden_tiles(events)[0]:
         try:
             filling = fill_hidden(events, profile.red_fives)
+            check_filled(events, filling, profile)
         except FillError as error:
             raise ValueError(f"game {args.game}: the hidden tiles cannot be filled ({error})") from error
         filled = {i for i, (old, new) in enumerate(zip(events, filling, strict=True)) if old != new}

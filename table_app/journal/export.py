@@ -116,6 +116,8 @@ def mjai_lines(
                 lines.append(part)
             hands_written += 1
         hand = []
+    if hands_written == 0:
+        raise MjaiExportError("no hand has ended yet: an mjai log needs one (export the game after its first hand)")
     header: dict[str, Any] = {"profile": profile.name}
     if hand:  # a hand still in play has no mjai ending either
         header["hand_in_play"] = [part for _, part in hand]

@@ -170,3 +170,34 @@ def test_a_ruling_in_a_hand_that_goes_on_is_kept_in_the_header_and_put_back():
     (back,) = read_mjai_text("\n".join(json.dumps(line) for line in lines), "jun.jsonl")
     assert back.events == tuple(events)
     assert check_game(back, JUN).mismatches == ()
+
+
+@pytest.mark.parametrize(
+    ("transcript", "outcome"),
+    [
+        # A riichi hand filled from a pool that counted each called tile twice ran out of sets
+        # and was filled noten: jansou refused the riichi. Now it is tenpai.
+        ("82093_2018-01-24_08_40_04.log", "valid"),
+        # The last hand was cut short: its hidden tiles are filled too.
+        ("82093_2018-01-20_22_11_02.log", "valid"),
+        # A closed kan after riichi that the filled hand's waits would not allow: refused.
+        ("82093_2018-01-22_16_32_02.log", "event 986 (Ankan) would not be legal with them filled"),
+        # No hand ended before the log stops: nothing an mjai reader can replay.
+        ("444b3_2018-02-11_21_17_01.log", "no hand has ended yet"),
+    ],
+)
+def test_filling_gives_a_valid_game_or_a_one_line_refusal(logs_dir, tmp_path, capsys, transcript, outcome):
+    db = tmp_path / "club.db"
+    assert main(["import", str(logs_dir / "dnovikoff_net" / transcript), "--db", str(db)]) == 0
+    capsys.readouterr()
+    out = tmp_path / "game.jsonl"
+    if outcome == "valid":
+        assert _export(db, 1, out, "--fill-hidden") == 0
+        assert_jansou_accepts(out)
+        assert main(["replay", "--check", str(out)]) == 0
+    else:
+        assert _export(db, 1, out, "--fill-hidden") == 2
+        err = capsys.readouterr().err
+        assert outcome in err
+        assert err.count("\n") == 1
+        assert not out.exists()
