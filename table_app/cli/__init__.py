@@ -26,7 +26,9 @@ _COMMANDS = {
     "vision": "vision_command",
     "web": "web_command",
     "run": "run_command",
+    "import": "import_command",
     "games": "games_command",
+    "standings": "standings_command",
     "export": "export_command",
     "doctor": "doctor_command",
 }

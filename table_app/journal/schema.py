@@ -7,7 +7,9 @@ journal rebuilds them.
 
 Journal rows are ``event`` (an accepted event), ``undo`` (takes back the event it names),
 ``correct`` (the event it names was misread: its body stands in its place, where it was) and
-``profile`` (the rule profile from here on, set between hands). Version 1 files (events and
+``profile`` (the rule profile from here on, set between hands). ``imports`` names each game
+put in from a log by its content, so importing the same game again adds nothing (a table
+added by ``CREATE TABLE IF NOT EXISTS``: older files gain it when opened). Version 1 files (events and
 undos only) are migrated when opened: the journal table is copied into one that accepts the
 new kinds, in one transaction, rows unchanged.
 
@@ -62,7 +64,18 @@ CREATE TABLE IF NOT EXISTS hands (
 ) WITHOUT ROWID;
 """
 
-SCHEMA = _GAMES + _JOURNAL.format(name="journal") + _HANDS
+#: Games put in from logs (``jantaku import``), by what makes them the same game
+#: (:func:`table_app.journal.game_identity.game_key`), so a second import adds nothing.
+_IMPORTS = """
+CREATE TABLE IF NOT EXISTS imports (
+    key TEXT PRIMARY KEY,           -- SHA-256 of the normalised game
+    game INTEGER NOT NULL REFERENCES games(id),
+    source TEXT NOT NULL,           -- the file it was first imported from
+    imported_at REAL NOT NULL
+) WITHOUT ROWID;
+"""
+
+SCHEMA = _GAMES + _JOURNAL.format(name="journal") + _HANDS + _IMPORTS
 
 
 def connect(path: str) -> sqlite3.Connection:

@@ -46,6 +46,9 @@ def _comparable(events):
 
 
 def _plain(event):
+    # A call's own tiles are a set: tenhou.net/6 lists them as Tenhou does (by kind, red last).
+    if hasattr(event, "consumed"):
+        event = replace(event, consumed=tuple(sorted(event.consumed, key=lambda t: (t.kind, t.red))))
     if isinstance(event, Hora):
         return replace(event, hand=None)
     if isinstance(event, Ryukyoku):
