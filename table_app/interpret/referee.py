@@ -27,7 +27,7 @@ from table_app.domain.seat import Seat
 from table_app.interpret import crosscheck, moves
 from table_app.interpret.acceptance import accept, ask
 from table_app.interpret.correction import pond_discard
-from table_app.interpret.deal import deal, four_winds
+from table_app.interpret.deal import deal
 from table_app.interpret.session import Decision, Question, RefereeSession
 from table_app.interpret.uncertain import confirm_uncertain
 from table_app.observations import (
@@ -51,6 +51,7 @@ from table_app.observations import (
     TraysRead,
     UraIndicatorsRevealed,
 )
+from table_app.rules.draw_conditions import four_winds_on_table
 from table_app.rules.events import (
     Dahai,
     Dora,
@@ -166,8 +167,10 @@ def _propose(session: RefereeSession, proposal: Proposal) -> Decision:
         elif isinstance(event, ReachAccepted):
             session = replace(session, riichi_waiting=None)
     events = outcome.events
-    if events and isinstance(events[-1], Dahai) and four_winds(session.game.hand):
-        # 四風子連打 is plain to see: no question, the hand ends.
+    game = session.game
+    if events and isinstance(events[-1], Dahai) and game.profile.four_winds and four_winds_on_table(game.hand):
+        # 四風子連打 is plain to see: no question, the hand ends (where the rule set has it;
+        # elsewhere nobody declared anything and play goes on).
         aborted = _propose(session, (Ryukyoku(DrawKind.FOUR_WINDS), EndKyoku()))
         return Decision(aborted.session, (*events, *aborted.events), (*said, *aborted.announcements))
     if events and isinstance(events[-1], EndKyoku):
