@@ -90,7 +90,8 @@ def compare_next(expected: NextHand, start: StartKyoku, label: str) -> list[Mism
 
 def profile_for_log(profile: RuleProfile, rules: LogRules) -> RuleProfile:
     """The Tenhou preset adjusted to what a Tenhou log says about its own game: East-only or
-    hanchan, red fives, and the first rule era. Other presets are taken as given."""
+    hanchan, red fives, the first rule era, and kuikae where the server did not check it.
+    Other presets are taken as given."""
     if profile.name != TENHOU.name:
         return profile
     if rules.east_only:
@@ -103,6 +104,8 @@ def profile_for_log(profile: RuleProfile, rules: LogRules) -> RuleProfile:
         profile = replace(profile, red_fives=rules.red_fives)
     if rules.early_tenhou:
         profile = replace(profile, last_dealer_may_stop_on_tenpai=False)
+    if rules.kuikae_unchecked:
+        profile = replace(profile, kuikae_banned=False)
     return profile
 
 

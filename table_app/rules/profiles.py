@@ -104,9 +104,10 @@ class RuleProfile:
         return self.honba_points > 0
 
 
-#: Tenhou as its logs show it. Its server accepted a discard of the very kind just called by
-#: chi in three 2018 client transcripts, so this preset does not ban kuikae (docs/rules.md).
-TENHOU = RuleProfile(name="tenhou", kuikae_banned=False)
+#: Tenhou as its rules and logs have it. Tenhou bans kuikae (喰い替えなし); its server left
+#: the check to its own client and took three swap discards from another client in 2018
+#: transcripts, which the log reader marks (``LogRules.kuikae_unchecked``, docs/rules.md).
+TENHOU = RuleProfile(name="tenhou")
 
 MLEAGUE = RuleProfile(
     name="mleague",
