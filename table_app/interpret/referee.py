@@ -26,6 +26,7 @@ from table_app.announce.announcement import Announcement, AnnouncementKind, anno
 from table_app.domain.seat import Seat
 from table_app.interpret import crosscheck, moves
 from table_app.interpret.acceptance import accept, ask
+from table_app.interpret.board_wall import board_wall
 from table_app.interpret.correction import pond_discard
 from table_app.interpret.deal import deal
 from table_app.interpret.session import Decision, Question, RefereeSession
@@ -194,20 +195,31 @@ def _before_act(session: RefereeSession, proposal: Proposal) -> Proposal:
     return (ReachAccepted(session.riichi_waiting), *proposal)
 
 
-def _wall_stepped(session: RefereeSession) -> bool | None:
-    """Whether the board's wall count shows a draw the game has not seen (``None``: no board)."""
+def _board_count(session: RefereeSession) -> int | None:
+    """The board's wall count as it should read before the next draw, where a draw would show
+    on it (``None``: no board, no hand, or a wall the board no longer counts)."""
     hand = session.game.hand
     if hand is None or not session.link_up or session.trays is None:
         return None
-    return session.trays.wall == hand.live_wall - 1
+    count = board_wall(hand, session.game.profile)
+    return count if count is not None and count > 0 else None
+
+
+def _wall_stepped(session: RefereeSession) -> bool | None:
+    """Whether the board's wall count shows a draw the game has not seen (``None``: no board)."""
+    count = _board_count(session)
+    if count is None or session.trays is None:
+        return None
+    return session.trays.wall == count - 1
 
 
 def _wall_pending(session: RefereeSession, seen: PondTileAdded) -> bool:
     """Hold a discard that needs a draw while the board's wall count has not stepped yet."""
     hand = session.game.hand
-    if hand is None or not session.link_up or session.trays is None:
+    count = _board_count(session)
+    if hand is None or count is None or session.trays is None:
         return False
-    return moves.draw_if_due(hand, seen.seat) not in (None, ()) and session.trays.wall == hand.live_wall
+    return moves.draw_if_due(hand, seen.seat) not in (None, ()) and session.trays.wall == count
 
 
 def _release_pending(session: RefereeSession) -> tuple[RefereeSession, tuple[GameEvent, ...], tuple[Announcement, ...]]:
@@ -244,8 +256,8 @@ def _trays(session: RefereeSession, reading: TraysRead) -> Decision:
         logger.info("implausible reading not used: %r", reading)
         return Decision(session)
     session = replace(session, trays=reading)
-    hand = session.game.hand
-    if session.pending_discard is not None and hand is not None and reading.wall == hand.live_wall - 1:
+    count = _board_count(session)
+    if session.pending_discard is not None and count is not None and reading.wall == count - 1:
         session, events, said = _release_pending(session)
         return Decision(session, events, said)
     return Decision(session)

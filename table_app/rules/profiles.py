@@ -53,6 +53,8 @@ class RuleProfile:
     busting: bool = True  # トビ: the game ends when a score falls below zero
     leftover_sticks: LeftoverSticks = LeftoverSticks.TO_TOP
     # tiles and dora
+    wall_tiles: int = 136
+    dead_wall: int = 14  # 王牌: tiles never drawn in turn (純麻雀 has none: 001 第6条, 第11–12条)
     red_fives: bool = True
     dora: bool = True  # any dora at all (純麻雀 has none)
     ura_dora: bool = True
@@ -102,6 +104,12 @@ class RuleProfile:
     @property
     def has_honba(self) -> bool:
         return self.honba_points > 0
+
+    @property
+    def live_wall_at_start(self) -> int:
+        """Tiles a hand may draw in turn: the wall less the dead wall and the 52 dealt (the
+        dealer's fourteenth is the hand's first draw)."""
+        return self.wall_tiles - self.dead_wall - 4 * 13
 
 
 #: Tenhou as its rules and logs have it. Tenhou bans kuikae (喰い替えなし); its server left
@@ -170,6 +178,7 @@ JUN = RuleProfile(
     ura_dora=False,
     kan_dora=False,
     kans=False,
+    dead_wall=0,
     ippatsu=False,
     riichi_deposit=0,
     riichi_requires_tenpai=False,

@@ -17,9 +17,6 @@ from table_app.domain.tile import Tile
 from table_app.rules.profiles import TENHOU, RuleProfile
 from table_app.rules.results import HandResult, NextHand, WinResult
 
-#: Tiles a four-player hand may draw from the live wall: 136 - 14 (dead wall) - 52 (dealt).
-LIVE_WALL_AT_START = 70
-
 
 class RiichiStage(IntEnum):
     NONE = 0
@@ -82,7 +79,7 @@ class KyokuState:
     scores: tuple[int, ...]
     dora_markers: tuple[Tile, ...]
     players: tuple[PlayerState, ...]
-    live_wall: int = LIVE_WALL_AT_START
+    live_wall: int = TENHOU.live_wall_at_start  # set from the game's profile at the deal
     turn: Seat | None = None  # who holds 14 tiles and must discard
     last_discard: Seat | None = None  # whose discard may be called or ronned right now
     last_discard_tile: Tile | None = None

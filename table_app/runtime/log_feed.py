@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from table_app.domain.seat import Seat
 from table_app.domain.tile import UNKNOWN, Tile
 from table_app.interpret import RefereeSession, step
+from table_app.interpret.board_wall import board_wall_shown
 from table_app.interpret.tray_debts import trays_for_scores
 from table_app.observations import (
     ButtonPress,
@@ -98,7 +99,8 @@ def _trays(state: GameState, at: float) -> TraysRead:
     if hand is None:
         kyotaku = state.next_hand.kyotaku if state.next_hand is not None else 0
         return TraysRead(at, tuple(trays_for_scores(state.scores)), kyotaku, 0)
-    return TraysRead(at, tuple(trays_for_scores(hand.scores)), hand.kyotaku, hand.live_wall, len(hand.kans))
+    wall = board_wall_shown(hand.live_wall, state.profile)
+    return TraysRead(at, tuple(trays_for_scores(hand.scores)), hand.kyotaku, wall, len(hand.kans))
 
 
 def event_observations(
