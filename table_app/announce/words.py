@@ -125,6 +125,8 @@ _CALLS: dict[str, tuple[str, str, str]] = {
     "chi": ("chi", "チー", "ちー"),
     "pon": ("pon", "ポン", "ぽん"),
     "kan": ("kan", "カン", "かん"),
+    "ron": ("ron", "ロン", "ろん"),
+    "tsumo": ("tsumo", "ツモ", "つも"),
 }
 
 

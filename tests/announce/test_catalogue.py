@@ -26,6 +26,10 @@ SAMPLES: dict[AnnouncementKind, Announcement] = {
         yaku=("Riichi", "Tanyao", "Dora 1"),
         deltas=(0, 5200, 0, -5200),
     ),
+    AnnouncementKind.NAGASHI_MANGAN: announce(
+        AnnouncementKind.NAGASHI_MANGAN, seats=(2,), deltas=(-4000, -2000, 8000, -2000)
+    ),
+    AnnouncementKind.CHOMBO: announce(AnnouncementKind.CHOMBO, Seat.S1, deltas=(4000, -8000, 2000, 2000), tally=0),
     AnnouncementKind.PAYMENTS_COMPLETE: announce(AnnouncementKind.PAYMENTS_COMPLETE),
     AnnouncementKind.TRAY_OFF: announce(AnnouncementKind.TRAY_OFF, Seat.S3, expected=24000, read=23000),
     AnnouncementKind.WALL_DISAGREES: announce(AnnouncementKind.WALL_DISAGREES, expected=50, read=49),
@@ -131,3 +135,24 @@ def test_seats_are_called_by_name_where_known():
     assert render(win, Language.EN, names).startswith("seat 2 wins by ron on Doi")
     assert "Doi -5200" in render(win, Language.EN, names)
     assert render(SAMPLES[AnnouncementKind.RIICHI], Language.JA, names) == "Aoki：リーチ"
+
+
+def test_nagashi_mangan_and_chombo_say_their_payments():
+    nagashi = render(SAMPLES[AnnouncementKind.NAGASHI_MANGAN], Language.EN)
+    assert nagashi == "Nagashi mangan: seat 3. Payments: seat 1 -4000, seat 2 -2000, seat 3 +8000, seat 4 -2000"
+    assert render(SAMPLES[AnnouncementKind.NAGASHI_MANGAN], Language.JA).startswith("流し満貫：3番席")
+    chombo = render(SAMPLES[AnnouncementKind.CHOMBO], Language.EN)
+    assert chombo == "Chombo by seat 2: seat 1 +4000, seat 2 -8000, seat 3 +2000, seat 4 +2000; the hand is replayed"
+    tally = announce(AnnouncementKind.CHOMBO, Seat.S1, deltas=(0, 0, 0, 0), tally=20)
+    assert "20 points off the final tally" in render(tally, Language.EN)
+    assert "最終成績から20ポイント減" in render(tally, Language.JA)
+
+
+def test_a_win_without_fu_is_paid_by_the_fixed_table():
+    jun = announce(
+        AnnouncementKind.WIN, Seat.S0, target=0, han=0, points=1800, yaku=(), deltas=(1800, -600, -600, -600)
+    )
+    assert render(jun, Language.EN) == (
+        "seat 1 wins by tsumo: no yaku; 0 han, 1800 points (seat 1 +1800, seat 2 -600, seat 3 -600, seat 4 -600)"
+    )
+    assert "役なし　0翻 1800点" in render(jun, Language.JA)

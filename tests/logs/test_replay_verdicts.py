@@ -1,0 +1,67 @@
+"""``jantaku replay --verdicts [--json]`` lists every judged act with its seat, the act, the
+consequence and the reason, with or without ``--check``; a refused act is not folded."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from table_app.cli import main
+from table_app.rules.events import EndKyoku
+from tests.rules.game.scenario import chi, discard, draw, go_around, start
+from tests.scenario_logs import write_mjai
+
+SWAP = [
+    *start({1: "33456m234p678s99p"}, dora="1z"),
+    *go_around(0, ["3m"]),
+    chi(1, 0, "3m", "45m"),
+    discard(1, "3m"),  # kuikae: refused under the tenhou profile
+    discard(1, "9p"),
+    draw(2),
+    discard(2, "1z"),
+    EndKyoku(),
+]
+
+
+@pytest.fixture
+def swap_log(tmp_path: Path) -> Path:
+    return write_mjai(tmp_path / "swap.jsonl", SWAP)
+
+
+@pytest.mark.parametrize("check", [False, True])
+def test_every_judged_act_is_listed_with_its_ruling(swap_log: Path, capsys, check):
+    status = main(["replay", str(swap_log), "--verdicts", *(["--check"] if check else [])])
+    out = capsys.readouterr().out.splitlines()
+    acts = [line for line in out if re.search(r": event \d+: ", line)]
+    assert [line.split(": ", 3)[3] for line in acts] == [
+        "seat 1 dahai 3m: accepted",
+        "seat 2 chi 3m: accepted",
+        "seat 2 dahai 3m: chombo (kuikae): discarding 3m right after calling it (kuikae)",
+        "seat 2 dahai 9p: accepted",
+        "seat 3 dahai E: accepted",  # mjai names honours by letter
+    ]
+    assert all(line.startswith(f"{swap_log}: E1-0: event ") for line in acts)
+    assert status == (1 if check else 0)  # a refused act in a log is a mismatch under --check
+    if check:
+        assert f"{swap_log}: E1-0: event 6 judged chombo (kuikae): discarding 3m right after calling it (kuikae)" in out
+
+
+def test_verdicts_as_json(swap_log: Path, capsys):
+    assert main(["replay", str(swap_log), "--verdicts", "--json", "--profile", "jun"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    acts = [r for r in records if "consequence" in r]
+    assert len(acts) == 5
+    swap = acts[2]
+    assert (swap["seat"], swap["act"]["type"], swap["act"]["pai"], swap["consequence"], swap["reason"]) == (
+        1,
+        "dahai",
+        "3m",
+        "accepted",  # 純麻雀 has no kuikae rule (001 第13条)
+        None,
+    )
+    assert main(["replay", str(swap_log), "--verdicts", "--json"]) == 0
+    refused = [json.loads(line) for line in capsys.readouterr().out.splitlines()][2]
+    assert (refused["consequence"], refused["reason"], refused["event"]) == ("chombo", "kuikae", len(SWAP) - 4)
