@@ -52,7 +52,7 @@ from table_app.observations import (
     TraysRead,
     UraIndicatorsRevealed,
 )
-from table_app.rules.draw_conditions import four_winds_on_table
+from table_app.rules.draw_conditions import four_kans_unmet, four_winds_on_table
 from table_app.rules.events import (
     Dahai,
     Dora,
@@ -278,10 +278,12 @@ def _button(session: RefereeSession, press: ButtonPress) -> Decision:
         return _propose(session, (EndKyoku(),))
     accepted: tuple[GameEvent, ...] = () if session.riichi_waiting is None else (ReachAccepted(session.riichi_waiting),)
     riichi = sum(p.in_riichi for p in hand.players)
+    # An abortive draw declared by CONFIRM stands on its own; the next CONFIRM ends the hand (as
+    # after a win), so that a noten riichi found among the hands shown is ruled on first.
     if riichi == 4:
-        return _propose(session, (*accepted, Ryukyoku(DrawKind.FOUR_RIICHI), EndKyoku()))
-    if len(hand.kans) == 4 and len(set(hand.kans)) > 1 and hand.turn is None:
-        return _propose(session, (*accepted, Ryukyoku(DrawKind.FOUR_KANS), EndKyoku()))
+        return _propose(session, (*accepted, Ryukyoku(DrawKind.FOUR_RIICHI, session.shown)))
+    if not four_kans_unmet(hand) and hand.turn is None:
+        return _propose(session, (*accepted, Ryukyoku(DrawKind.FOUR_KANS, session.shown)))
     if hand.live_wall == 0 and hand.turn is None:
         return _propose(session, (*accepted, Ryukyoku(DrawKind.EXHAUSTIVE, session.shown), EndKyoku()))
     logger.info("CONFIRM with nothing to confirm")

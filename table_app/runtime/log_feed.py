@@ -37,6 +37,7 @@ from table_app.observations import (
 from table_app.rules.events import (
     Ankan,
     Chi,
+    Chombo,
     Dahai,
     Daiminkan,
     Dora,
@@ -140,6 +141,8 @@ def event_observations(
             return _draw(before, event, at)
         case EndKyoku():
             return (ButtonPress(at, RefereeButton.CONFIRM),)
+        case Chombo():
+            return (ButtonPress(at, RefereeButton.CONFIRM),)  # the referee confirms the penalty asked
     return ()
 
 
@@ -161,8 +164,12 @@ def _draw(before: GameState, event: Ryukyoku, at: float) -> tuple[Observation, .
         # Three hands laid open on one discard: the third ron makes it the abortive draw.
         won = hand.last_discard_tile
         return tuple(HandLaidOpen(at, seat, (*hand.player(seat).concealed, won), won) for seat in hand.could_ron)
+    if event.kind in (DrawKind.FOUR_RIICHI, DrawKind.FOUR_KANS):
+        # The hands shown (every riichi hand, 003), then the referee's CONFIRM declares the draw.
+        laid_open = tuple(HandLaidOpen(at, s.seat, s.tiles) for s in event.shown)
+        return (*laid_open, ButtonPress(at, RefereeButton.CONFIRM))
     if hand.live_wall > 0 or event.kind not in (DrawKind.EXHAUSTIVE, DrawKind.UNSPECIFIED, DrawKind.NAGASHI_MANGAN):
-        return ()  # four riichi / four kans: the referee's CONFIRM at end_kyoku; four winds: seen in the ponds
+        return ()  # four winds: seen in the ponds
     # The hands the rules find tenpai are laid open: as the log shows them, or as it knows them.
     # If the log knows one of them neither way (a client transcript), only what it shows is shown.
     ended = apply(apply(before, event), EndKyoku())

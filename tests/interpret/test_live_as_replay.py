@@ -8,14 +8,15 @@ import pytest
 
 from table_app.announce import AnnouncementKind, Language, render
 from table_app.announce.endings import hand_ending
+from table_app.domain.notation import parse_tiles
 from table_app.domain.seat import Seat
 from table_app.interpret import TableSetup, new_session
-from table_app.rules.events import DrawKind, EndKyoku, GameEvent, Ryukyoku
+from table_app.rules.events import Chombo, DrawKind, EndKyoku, GameEvent, Ryukyoku, ShownHand
 from table_app.rules.fold import replay
 from table_app.rules.profiles import JPML, JUN, MLEAGUE, TENHOU, RuleProfile
 from table_app.runtime.log_feed import FeedOptions, log_observations
 from tests.interpret.helpers import Table
-from tests.rules.game.scenario import go_around, ron, start
+from tests.rules.game.scenario import go_around, riichi, ron, start
 
 ENDINGS = frozenset(
     {
@@ -111,3 +112,34 @@ def test_a_jun_zero_han_win_is_announced_with_what_the_fixed_table_pays():
     assert text == "seat 2 wins by ron on seat 1: no yaku; 0 han, 600 points (seat 1 -600, seat 2 +600)"
     assert "fu" not in text
     assert "役なし　0翻 600点" in render(said, Language.JA)
+
+
+def _four_riichi(shown_hands: dict[int, str]) -> list[GameEvent]:
+    events = list(_start({}, TENHOU))
+    for seat, tile in enumerate(["1z", "2z", "3z", "4z"]):
+        events += riichi(seat, tile)
+    shown = tuple(ShownHand(Seat(s), parse_tiles(h)) for s, h in sorted(shown_hands.items()))
+    return [*events, Ryukyoku(DrawKind.FOUR_RIICHI, shown)]
+
+
+def test_four_riichi_with_every_hand_tenpai_is_the_abortive_draw():
+    said = _same([*_four_riichi(dict.fromkeys(range(4), SHANPON)), EndKyoku()], TENHOU)
+    assert [(a.kind, a.text_param("draw")) for a in said] == [(AnnouncementKind.ABORTIVE_DRAW, "four_riichi")]
+
+
+def test_a_noten_riichi_shown_at_four_riichi_is_announced_and_put_to_the_referee():
+    hands = {**dict.fromkeys(range(4), SHANPON), 2: "159m159p159s1234z"}
+    events = [*_four_riichi(hands), Chombo(Seat.S2, "noten_riichi"), EndKyoku()]
+    table = _live(events, TENHOU)
+    illegal = [a for a in table.said if a.kind is AnnouncementKind.ILLEGAL_ACT]
+    assert [(a.seat, a.text_param("reason"), a.text_param("consequence")) for a in illegal] == [
+        (Seat.S2, "noten_riichi", "chombo")
+    ]
+    assert AnnouncementKind.QUESTION in table.kinds()  # the penalty is the referee's to confirm
+    table_played = [e for e in events if not isinstance(e, Ryukyoku)]  # a refused draw is not folded
+    assert table.session.game.results == replay(table_played, TENHOU).results
+    assert _said(table) == _replayed(table_played, TENHOU)
+    (chombo,) = _said(table)
+    assert chombo.kind is AnnouncementKind.CHOMBO
+    assert chombo.seat == Seat.S2
+    assert chombo.ints_param("deltas") == (5000, 3000, -7000, 3000)  # a mangan, and the riichi sticks back

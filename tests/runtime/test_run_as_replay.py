@@ -9,9 +9,11 @@ from pathlib import Path
 import pytest
 
 from table_app.cli import main
-from table_app.rules.events import DrawKind, EndKyoku, Ryukyoku
+from table_app.domain.notation import parse_tiles
+from table_app.domain.seat import Seat
+from table_app.rules.events import Chombo, DrawKind, EndKyoku, Ryukyoku, ShownHand
 from table_app.rules.profiles import JPML, JUN, MLEAGUE, TENHOU
-from tests.rules.game.scenario import go_around, ron, start
+from tests.rules.game.scenario import go_around, riichi, ron, start
 from tests.scenario_logs import write_mjai
 
 SHANPON = "234m567p33p678s55s"
@@ -20,7 +22,7 @@ MIDDLES = ["2m", "3m", "4m", "6m", "7m", "8m", "2p", "3p", "4p", "6p", "7p", "8p
 TERMINALS = ["1m", "9m", "1p", "9p", "1s", "9s", "5z", "6z", "7z"]
 ENDING = re.compile(
     r"^\[(en|ja)\] (seat \d wins by|\d番席 (ツモ|\d番席からロン)和了|Exhaustive draw|流局|Abortive draw|途中流局|"
-    r"Nagashi mangan|流し満貫|Chombo by)"
+    r"Nagashi mangan|流し満貫|Chombo by|\d番席のチョンボ)"
 )
 
 
@@ -52,6 +54,15 @@ def _zero_han(profile):
     return [*_starting(profile, {1: "111m456p678s33s55p"}), *go_around(0, ["5p"]), ron(1, 0, "5p"), EndKyoku()]
 
 
+def _noten_at_four_riichi(profile):
+    events = list(_starting(profile, {}))
+    for seat, tile in enumerate(["1z", "2z", "3z", "4z"]):
+        events += riichi(seat, tile)
+    hands = [SHANPON, SHANPON, "159m159p159s1234z", SHANPON]
+    shown = tuple(ShownHand(Seat(s), parse_tiles(h)) for s, h in enumerate(hands))
+    return [*events, Ryukyoku(DrawKind.FOUR_RIICHI, shown), Chombo(Seat.S2, "noten_riichi"), EndKyoku()]
+
+
 GAMES = {
     "double ron, far seat first (tenhou)": (TENHOU, _double_ron, 2),
     "head bump (jpml)": (JPML, _double_ron, 1),
@@ -59,6 +70,7 @@ GAMES = {
     "nagashi mangan (tenhou)": (TENHOU, _nagashi, 1),
     "four winds nobody declared (mleague)": (MLEAGUE, _four_winds_played_on, 1),
     "0-han win (jun)": (JUN, _zero_han, 1),
+    "noten riichi at four riichi (tenhou)": (TENHOU, _noten_at_four_riichi, 1),
 }
 
 
@@ -78,4 +90,14 @@ def test_run_announces_what_replay_decides(tmp_path: Path, capsys, name):
     replayed = [line for line in replay_out if line.startswith("[")]
     assert live == replayed
     assert len(replayed) == 2 * endings  # once each, in Japanese and English
-    assert not [line for line in run_out if "illegal" in line or "反則" in line]
+    illegal = [line for line in run_out if line.startswith("[en]") and "illegal" in line]
+    if build is _noten_at_four_riichi:
+        assert illegal == ["[en] seat 3: illegal: riichi without tenpai at the draw (chombo)"]
+        assert main(["replay", str(log), "--verdicts"]) == 0
+        verdicts = capsys.readouterr().out
+        assert (
+            "seat 3 ryukyoku four_riichi: chombo (noten_riichi): a riichi hand shown noten at the four-riichi abort"
+            in (verdicts)
+        )
+    else:
+        assert illegal == []
