@@ -159,7 +159,9 @@ def _draw(before: GameState, event: Ryukyoku, at: float) -> tuple[Observation, .
     assert hand is not None
     declarer = event.actor if event.actor is not None else hand.turn
     if event.kind is DrawKind.NINE_TERMINALS and declarer is not None:
-        return (HandLaidOpen(at, declarer, hand.player(declarer).concealed),)
+        # The hand as the log shows it (a transcript does not know another player's tiles).
+        shown = next((s.tiles for s in event.shown if s.seat == declarer), hand.player(declarer).concealed)
+        return (HandLaidOpen(at, declarer, shown),)
     if event.kind is DrawKind.TRIPLE_RON and hand.last_discard_tile is not None:
         # Three hands laid open on one discard: the third ron makes it the abortive draw.
         won = hand.last_discard_tile
