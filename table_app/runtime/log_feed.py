@@ -160,8 +160,8 @@ def _draw(before: GameState, event: Ryukyoku, at: float) -> tuple[Observation, .
     declarer = event.actor if event.actor is not None else hand.turn
     if event.kind is DrawKind.NINE_TERMINALS and declarer is not None:
         # The hand as the log shows it (a transcript does not know another player's tiles).
-        shown = next((s.tiles for s in event.shown if s.seat == declarer), hand.player(declarer).concealed)
-        return (HandLaidOpen(at, declarer, shown),)
+        declared = next((s.tiles for s in event.shown if s.seat == declarer), hand.player(declarer).concealed)
+        return (HandLaidOpen(at, declarer, declared),)
     if event.kind is DrawKind.TRIPLE_RON and hand.last_discard_tile is not None:
         # Three hands laid open on one discard: the third ron makes it the abortive draw.
         won = hand.last_discard_tile
@@ -177,7 +177,9 @@ def _draw(before: GameState, event: Ryukyoku, at: float) -> tuple[Observation, .
     ended = apply(apply(before, event), EndKyoku())
     shown = {s.seat: s.tiles for s in event.shown}
     laid: list[Observation] = []
-    for seat in ended.results[-1].tenpai:
+    # A riichi hand is shown whether tenpai or not (spec §4): a noten one is for the referee to see.
+    riichi = [s for s in Seat if hand.player(s).in_riichi and s in shown]
+    for seat in sorted({*ended.results[-1].tenpai, *riichi}):
         tiles = shown.get(seat) or (hand.player(seat).concealed if hand.player(seat).hand_known else None)
         if tiles is None:
             return tuple(HandLaidOpen(at, s.seat, s.tiles) for s in event.shown)
