@@ -116,15 +116,15 @@ def _win_ja(a: Announcement, n: SeatNames) -> str:
 
 
 def _chombo_en(a: Announcement, n: SeatNames) -> str:
-    tally = a.int_param("tally")
-    cost = f"{tally} points off the final tally" if tally else _payments_en(a.ints_param("deltas"), n) or "no payment"
-    return f"Chombo by {_who_en(a, n)}: {cost}; the hand is replayed"
+    tally, paid = a.int_param("tally"), _payments_en(a.ints_param("deltas"), n)
+    cost = ", ".join(part for part in (f"{tally} points off the final tally" if tally else "", paid) if part)
+    return f"Chombo by {_who_en(a, n)}: {cost or 'no payment'}; the hand is replayed"
 
 
 def _chombo_ja(a: Announcement, n: SeatNames) -> str:
-    tally = a.int_param("tally")
-    cost = f"最終成績から{tally}ポイント減" if tally else _payments_ja(a.ints_param("deltas"), n) or "支払いなし"
-    return f"{_who_ja(a, n)}のチョンボ：{cost}　この局はやり直し"
+    tally, paid = a.int_param("tally"), _payments_ja(a.ints_param("deltas"), n)
+    cost = "、".join(part for part in (f"最終成績から{tally}ポイント減" if tally else "", paid) if part)
+    return f"{_who_ja(a, n)}のチョンボ：{cost or '支払いなし'}　この局はやり直し"
 
 
 def _question_en(a: Announcement, _n: SeatNames) -> str:

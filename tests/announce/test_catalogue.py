@@ -144,7 +144,9 @@ def test_nagashi_mangan_and_chombo_say_their_payments():
     chombo = render(SAMPLES[AnnouncementKind.CHOMBO], Language.EN)
     assert chombo == "Chombo by seat 2: seat 1 +4000, seat 2 -8000, seat 3 +2000, seat 4 +2000; the hand is replayed"
     tally = announce(AnnouncementKind.CHOMBO, Seat.S1, deltas=(0, 0, 0, 0), tally=20)
-    assert "20 points off the final tally" in render(tally, Language.EN)
+    assert render(tally, Language.EN) == "Chombo by seat 2: 20 points off the final tally; the hand is replayed"
+    sticks_back = announce(AnnouncementKind.CHOMBO, Seat.S1, deltas=(1000, 0, 0, 0), tally=20)
+    assert "20 points off the final tally, seat 1 +1000;" in render(sticks_back, Language.EN)
     assert "最終成績から20ポイント減" in render(tally, Language.JA)
 
 
