@@ -65,3 +65,23 @@ def test_verdicts_as_json(swap_log: Path, capsys):
     assert main(["replay", str(swap_log), "--verdicts", "--json"]) == 0
     refused = [json.loads(line) for line in capsys.readouterr().out.splitlines()][2]
     assert (refused["consequence"], refused["reason"], refused["event"]) == ("chombo", "kuikae", len(SWAP) - 4)
+
+
+def test_announce_prints_every_hands_ending_and_payments(logs_dir: Path, capsys):
+    path = logs_dir / "mjx_fixtures" / "upd-aft-ron3.mjlog"
+    assert main(["replay", str(path), "--announce", "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    endings = [r for r in records if "kind" in r]
+    assert endings[-1] == {
+        "file": str(path),
+        "hand": "S1-1",
+        "kind": "abortive_draw",
+        "seat": None,
+        "params": {"draw": "triple_ron"},
+    }
+    wins = [r for r in endings if r["kind"] == "win"]
+    assert wins
+    assert all({"target", "han", "fu", "points", "yaku", "deltas"} <= set(r["params"]) for r in wins)
+    assert main(["replay", str(path), "--announce"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-4:-2] == ["[ja] 途中流局：三家和", "[en] Abortive draw: triple ron"]  # then the game's line
