@@ -65,6 +65,9 @@ def main() -> None:
     parser.add_argument(
         "--learning-rate", type=float, default=defaults.learning_rate, help="peak of the one-cycle schedule"
     )
+    parser.add_argument(
+        "--photos-per-batch", type=int, default=defaults.photos_per_batch, help="photo crops in each batch (--photos)"
+    )
     parser.add_argument("--init", default="", metavar="ONNX", help="start from this classifier's weights (fine-tune)")
     parser.add_argument(
         "--photos",
@@ -84,6 +87,7 @@ def main() -> None:
         threads=args.threads,
         init=args.init,
         learning_rate=args.learning_rate,
+        photos_per_batch=args.photos_per_batch,
     )
     run(recipe, args.out, args.photos)
 
