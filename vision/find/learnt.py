@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+import cv2
 import numpy as np
 
 from models import MODELS_DIR
@@ -40,12 +41,13 @@ _LONG_SIDE_RANGE: Final = (64, 2048)
 #: comes out in ``PYRAMID_KEEP_PX`` (the finest look keeps every smaller one too, the coarsest
 #: every longer one): one pyramid finds tiles 15 to 400 px long in one frame, with no hint.
 PYRAMID_KEEP_PX: Final = (12.0, 24.0)
-#: Tiles this short at the first look are seen better at a finer one: the pyramid then starts
-#: where they come out ``TYPICAL_TILE_LONG_PX`` long.
-PYRAMID_FINER_BELOW_PX: Final = 9.0
 #: Two looks' tiles whose centres lie closer than this share of the shorter face's short
 #: edge are one tile; the surer peak stays.
 _SAME_TILE: Final = 0.6
+#: A find whose centre lies inside a face this much longer than its own, found at least this
+#: share as surely, is a part of that tile (a glyph), not a tile.
+_PART_OF: Final = 1.4
+_PART_SCORE: Final = 0.5
 
 
 class DetectorModelError(RuntimeError):
@@ -114,7 +116,9 @@ class LearntTileFinder:
         longest = max(image.shape[:2])
         first = self.long_side
         sizes = [t.long * first / longest for t in self._look(image, first, (0.0, float("inf")))]
-        if sizes and float(np.median(sizes)) < PYRAMID_FINER_BELOW_PX:
+        if sizes and not WELL_SEEN_PX[0] <= float(np.median(sizes)) <= WELL_SEEN_PX[1]:
+            # The pyramid starts where the typical tile is as long as training showed most:
+            # the rest are found at the coarser looks (longer ones) or at this one (shorter).
             first = self._long_side_for(longest, float(np.median(sizes)) * longest / first)
         looks = [first]
         while looks[-1] // 2 >= _LONG_SIDE_RANGE[0]:
@@ -158,7 +162,11 @@ class _Look:
 
 
 def _one_per_tile(tiles: list[_Look]) -> list[_Look]:
-    """The surest of the tiles several looks found in one place."""
+    """The surest of the tiles several looks found in one place; and no tile inside another.
+
+    A look finer than a tile's own scale may still fire on its glyphs (a circle of 9p, a
+    character): a smaller find whose centre lies inside a larger one's face is a part of it,
+    unless the larger find is much less sure than the part."""
     kept: list[_Look] = []
     for tile in sorted(tiles, key=lambda t: -t.score):
         centre = tile.tile.corners.mean(axis=0)
@@ -167,7 +175,23 @@ def _one_per_tile(tiles: list[_Look]) -> list[_Look]:
             for other in kept
         ):
             kept.append(tile)
-    return kept
+    return [
+        tile
+        for tile in kept
+        if not any(
+            other.long > _PART_OF * tile.long
+            and other.score >= _PART_SCORE * tile.score
+            and _inside_face(tile.tile.corners.mean(axis=0), other.tile.corners)
+            for other in kept
+        )
+    ]
+
+
+def _inside_face(point: np.ndarray, corners: np.ndarray) -> bool:
+    return (
+        cv2.pointPolygonTest(corners.astype(np.float32).reshape(-1, 1, 2), (float(point[0]), float(point[1])), False)
+        > 0
+    )
 
 
 def _check_image(image: np.ndarray) -> None:
