@@ -162,29 +162,33 @@ class _Look:
 
 
 def _one_per_tile(tiles: list[_Look]) -> list[_Look]:
-    """The surest of the tiles several looks found in one place; and no tile inside another.
+    """One find per tile: no tile inside another, and of several finds in one place the surest.
 
     A look finer than a tile's own scale may still fire on its glyphs (a circle of 9p, a
     character): a smaller find whose centre lies inside a larger one's face is a part of it,
-    unless the larger find is much less sure than the part."""
+    unless the larger find is much less sure than the part. Parts go first, so that a glyph a
+    little surer than its tile cannot push the tile out as "the same place"."""
+    centres = np.array([t.tile.corners.mean(axis=0) for t in tiles]) if tiles else np.zeros((0, 2))
+    whole = []
+    for index, tile in enumerate(tiles):
+        near = np.linalg.norm(centres - centres[index], axis=1)
+        if not any(
+            other.long > _PART_OF * tile.long
+            and other.score >= _PART_SCORE * tile.score
+            and near[at] < other.long / 2
+            and _inside_face(centres[index], other.tile.corners)
+            for at, other in enumerate(tiles)
+        ):
+            whole.append(tile)
     kept: list[_Look] = []
-    for tile in sorted(tiles, key=lambda t: -t.score):
+    for tile in sorted(whole, key=lambda t: -t.score):
         centre = tile.tile.corners.mean(axis=0)
         if all(
             np.linalg.norm(centre - other.tile.corners.mean(axis=0)) >= _SAME_TILE * min(tile.short, other.short)
             for other in kept
         ):
             kept.append(tile)
-    return [
-        tile
-        for tile in kept
-        if not any(
-            other.long > _PART_OF * tile.long
-            and other.score >= _PART_SCORE * tile.score
-            and _inside_face(tile.tile.corners.mean(axis=0), other.tile.corners)
-            for other in kept
-        )
-    ]
+    return kept
 
 
 def _inside_face(point: np.ndarray, corners: np.ndarray) -> bool:
