@@ -42,7 +42,7 @@ def register(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     if not args.db.exists():
         raise ValueError(f"no database at {args.db}")
-    store = GameStore(args.db)
+    store = GameStore(args.db, read_only=True)
     try:
         summary = store.game(args.game)
         entries = store.events(args.game)

@@ -39,7 +39,7 @@ def _standings(game: GameSummary) -> list[tuple[int, str, int, float | None]]:
 def run(args: argparse.Namespace) -> int:
     if not args.db.exists():
         raise ValueError(f"no database at {args.db}")
-    store = GameStore(args.db)
+    store = GameStore(args.db, read_only=True)
     try:
         games = store.games()
     finally:
