@@ -3,13 +3,17 @@
 For each hand: the ending (win, exhaustive draw or which abortive draw), each win's value,
 each player's score delta; then the next hand's scores, honba, sticks, dealer and round; at
 the end whether the game is over, the final scores and the game points.
+
+A hand the log starts and never ends (the next hand, or the game's end, comes while it is
+still being played: its win or draw was lost) is *incomplete*: nothing of it can be checked,
+so it is reported as such rather than passing unseen.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from table_app.rules.events import EndKyoku, StartKyoku
+from table_app.rules.events import EndGame, EndKyoku, StartKyoku
 from table_app.rules.fold import apply, new_game
 from table_app.rules.legality import judge
 from table_app.rules.profiles import TENHOU, GameLength, RuleProfile
@@ -30,6 +34,7 @@ class GameCheck:
     hands: int
     mismatches: tuple[Mismatch, ...]
     final: GameState
+    incomplete: tuple[str, ...] = ()  # the labels of hands the log never ends
 
 
 def _seats(values: tuple[int, ...]) -> str:
@@ -112,7 +117,13 @@ def check_game(log: GameLog, profile: RuleProfile = TENHOU) -> GameCheck:
     found: list[Mismatch] = []
     hands = 0
     label = "game"
+    playing = False  # a hand has started and the log has not ended it yet
+    incomplete: list[str] = []
     for index, event in enumerate(log.events):
+        if isinstance(event, StartKyoku | EndGame) and playing:
+            incomplete.append(label)
+        if isinstance(event, StartKyoku | EndKyoku | EndGame):
+            playing = isinstance(event, StartKyoku)
         if isinstance(event, StartKyoku) and state.next_hand is not None:
             found.extend(compare_next(state.next_hand, event, label))
         if state.hand is not None:
@@ -129,7 +140,7 @@ def check_game(log: GameLog, profile: RuleProfile = TENHOU) -> GameCheck:
             state = apply(state, event)
         except ValueError as error:
             found.append(Mismatch(label, f"cannot follow event {index + 1} ({type(event).__name__}): {error}"))
-            return GameCheck(log.source, hands, tuple(found), state)
+            return GameCheck(log.source, hands, tuple(found), state, tuple(incomplete))
         if state.hand is not None:
             label = state.hand.label()
         if isinstance(event, EndKyoku):
@@ -137,8 +148,10 @@ def check_game(log: GameLog, profile: RuleProfile = TENHOU) -> GameCheck:
                 found.extend(compare_hand(state.results[-1], log.hands[hands]))
             hands += 1
     if log.complete:
+        if playing:  # a complete log whose last hand has no ending
+            incomplete.append(label)
         found.extend(_compare_end(state, log, label))
-    return GameCheck(log.source, hands, tuple(found), state)
+    return GameCheck(log.source, hands, tuple(found), state, tuple(incomplete))
 
 
 def _compare_end(state: GameState, log: GameLog, label: str) -> list[Mismatch]:
