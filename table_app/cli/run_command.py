@@ -64,7 +64,11 @@ def run(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     game = runtime.core.game_id
     print(f"journal {config.db}" + (f", resuming game {game}" if game is not None else ""), file=sys.stderr, flush=True)
-    server = _serve(runtime) if config.web is not None else None
+    try:
+        server = _serve(runtime) if config.web is not None else None
+    except BaseException:
+        runtime.store.close()  # a port in use: nothing started, the journal let go
+        raise
     runtime.start()
     try:
         _wait(args, runtime, echo, stop)

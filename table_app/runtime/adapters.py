@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import logging
 import threading
+import warnings
 from collections.abc import Callable, Iterable
 from typing import Any
+
+from gpiozero.exc import BadPinFactory, GPIOZeroError, PinFactoryFallback
 
 from firmware_bridge.observations import CommandAnswer, LinkState, LinkStatus, TrayReading
 from firmware_bridge.serial_link import SerialTableLink
@@ -44,6 +47,7 @@ class LinkTranslator:
     def __init__(self, post: Post) -> None:
         self._post = post
         self._hand: int | None = None
+        self._troubled = False  # a loss was told to the operator: tell the recovery too
 
     def __call__(self, output: object) -> None:
         if isinstance(output, TrayReading):
@@ -53,9 +57,21 @@ class LinkTranslator:
             self._post(TraysRead(output.at, output.points, output.deposit, output.wall, output.kans, output.plausible))
         elif isinstance(output, LinkStatus) and output.state is not LinkState.CLOSED:
             # CLOSED is our own shutdown, not a fault to announce.
+            self._tell_operator(output)
             self._post(LinkChanged(output.at, _HEALTH[output.state], output.detail))
         elif isinstance(output, CommandAnswer):
             logger.debug("board answered command %d: %s", output.echoed_seq, output.accepted)
+
+    def _tell_operator(self, status: LinkStatus) -> None:
+        """A port that is missing or a board that went away is said at once, in one line (the
+        table's announcements only cover a link that was up), once per change: the link keeps
+        retrying by itself."""
+        if status.state in (LinkState.LOST, LinkState.INCOMPATIBLE):
+            self._troubled = True
+            logger.warning("table link %s: %s; retrying", status.state.value, status.detail)
+        elif status.state is LinkState.CONNECTED and self._troubled:
+            self._troubled = False
+            logger.warning("table link connected: %s", status.detail)
 
 
 class LinkSource:
@@ -74,6 +90,10 @@ class LinkSource:
             self._link.stop()
 
 
+class PanelUnavailableError(ValueError):
+    """The GPIO panel cannot be driven on this machine (no GPIO stack, a pin taken)."""
+
+
 class PanelSource:
     """The GPIO panel's buttons as observations (``panel`` is also a listener's target)."""
 
@@ -85,7 +105,18 @@ class PanelSource:
 
     def start(self, post: Post) -> None:
         self._post = post
-        self.panel = GpioPanel(self._pins, self._pressed, pin_factory=self._pin_factory)
+        try:
+            with warnings.catch_warnings():
+                # gpiozero warns once per pin library it tries: the one line below says it all.
+                warnings.simplefilter("ignore", PinFactoryFallback)
+                self.panel = GpioPanel(self._pins, self._pressed, pin_factory=self._pin_factory)
+        except BadPinFactory as error:
+            raise PanelUnavailableError(
+                "panel: no GPIO on this machine (gpiozero found no pin library); "
+                "on a Pi install lgpio, elsewhere set [panel] enabled = false"
+            ) from error
+        except GPIOZeroError as error:  # a pin taken or not there
+            raise PanelUnavailableError(f"panel: cannot drive the GPIO panel ({error})") from error
 
     def _pressed(self, press: ButtonPressed) -> None:
         if self._post is not None:

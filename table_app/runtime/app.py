@@ -31,7 +31,7 @@ from table_app.runtime.adapters import FeedSource, LinkSource, PanelSource, Simu
 from table_app.runtime.config import CameraConfig, ConfigError, FeedConfig, TableConfig
 from table_app.runtime.core import RefereeCore
 from table_app.runtime.listeners import PanelListener, TextAnnouncer
-from table_app.runtime.log_feed import FeedOptions, log_observations, resume_index
+from table_app.runtime.log_feed import FeedOptions, FeedResumeError, log_observations, resume_index
 from table_app.runtime.log_table_script import table_script_text
 from table_app.runtime.ports import CoreListener, ObservationSource
 from table_app.runtime.speech import EspeakSpeaker, SpeechListener
@@ -63,10 +63,18 @@ class Runtime:
 
     def start(self) -> Runtime:
         self.core.start()
-        for source in self.sources:
-            source.start(self.core.post)
-            if isinstance(source, PanelSource) and source.panel is not None:
-                self.core.add_listener(PanelListener(source.panel))
+        started = []
+        try:
+            for source in self.sources:
+                source.start(self.core.post)
+                started.append(source)
+                if isinstance(source, PanelSource) and source.panel is not None:
+                    self.core.add_listener(PanelListener(source.panel))
+        except BaseException:
+            # A source that cannot start (no GPIO here): the others stop, the journal is let go.
+            self.sources = started
+            self.stop()
+            raise
         return self
 
     def stop(self) -> None:
@@ -138,8 +146,11 @@ def _wire(
     # table (the demo's rendered world brings its own board): the feed has nothing to post.
     feed_plays = config.camera is None or (config.feed is not None and config.feed.simulate_board)
     if observations is not None and config.feed is not None and feed_plays:
-        journaled = len(store.events(core.game_id)) if core.game_id is not None else 0
-        skip = resume_index(observations, new_session(setup), journaled)
+        journaled = [entry.event for entry in store.events(core.game_id)] if core.game_id is not None else []
+        try:
+            skip = resume_index(observations, new_session(setup), journaled)
+        except FeedResumeError as error:
+            raise ConfigError("table.db", f"{config.db}: {error}; use a fresh journal for this log") from error
         delay = 0.0
         if skip:
             logger.info("feed resumes at observation %d of %d", skip, len(observations))

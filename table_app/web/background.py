@@ -12,7 +12,7 @@ import threading
 
 from aiohttp import web
 
-from table_app.web.server import DEFAULT_HOST, WebServer
+from table_app.web.server import DEFAULT_HOST, ServeError, WebServer
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +39,8 @@ class BackgroundWebServer:
         self._thread.start()
         if not self._started.wait(START_TIMEOUT_S):
             raise TimeoutError(f"the web server did not start within {START_TIMEOUT_S} s")
+        if isinstance(self._failure, ServeError):
+            raise ServeError(str(self._failure)) from self._failure  # the user's port: one line
         if self._failure is not None:
             raise RuntimeError(f"the web server failed to start: {self._failure}") from self._failure
 
@@ -55,6 +57,7 @@ class BackgroundWebServer:
             self._loop.run_until_complete(self._server.start())
         except BaseException as error:  # reported to start() on the caller's thread
             self._failure = error
+            self._loop.close()
             self._started.set()
             return
         self._started.set()

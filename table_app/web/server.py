@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Final
@@ -122,6 +123,10 @@ def _json_dumps(body: dict[str, Any]) -> web.Response:
     return web.Response(text=json.dumps(body, ensure_ascii=False), content_type="application/json")
 
 
+class ServeError(ValueError):
+    """The server cannot listen where it was asked to (a port in use, an address not here)."""
+
+
 class WebServer:
     """Runs the app on the current event loop until :meth:`stop`; ``port`` is known after :meth:`start`."""
 
@@ -143,7 +148,13 @@ class WebServer:
         self._runner = web.AppRunner(self._app)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self._host, self._port)
-        await site.start()
+        try:
+            await site.start()
+        except OSError as error:
+            await self._runner.cleanup()
+            self._runner = None
+            reason = os.strerror(error.errno) if error.errno else str(error)
+            raise ServeError(f"cannot serve on {self._host}:{self._port}: {reason.lower()}") from error
         if self._port == 0:
             self._port = int(self._runner.addresses[0][1])
         logger.info("serving on %s", self.url)
