@@ -12,6 +12,7 @@ import threading
 
 from aiohttp import web
 
+from table_app.web.connection_guard import ConnectionGuard, ServerLimits
 from table_app.web.server import DEFAULT_HOST, ServeError, WebServer
 
 logger = logging.getLogger(__name__)
@@ -20,8 +21,10 @@ START_TIMEOUT_S = 10.0
 
 
 class BackgroundWebServer:
-    def __init__(self, app: web.Application, host: str = DEFAULT_HOST, port: int = 0) -> None:
-        self._server = WebServer(app, host, port)
+    def __init__(
+        self, app: web.Application, host: str = DEFAULT_HOST, port: int = 0, limits: ServerLimits | None = None
+    ) -> None:
+        self._server = WebServer(app, host, port, limits)
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._run, name="web-server", daemon=True)
         self._started = threading.Event()
@@ -34,6 +37,11 @@ class BackgroundWebServer:
     @property
     def port(self) -> int:
         return self._server.port
+
+    @property
+    def guard(self) -> ConnectionGuard | None:
+        """The connection budget's counters (held, evicted, refused, timed out), once started."""
+        return self._server.guard
 
     def start(self) -> None:
         self._thread.start()
