@@ -34,7 +34,9 @@ class ServerLimits:
     max_connections: int = 256
     header_timeout_s: float = 10.0
     keepalive_s: float = 15.0
-    backlog: int = 1024  # connections the kernel completes while the loop is busy
+    # Connections the kernel completes while the loop is busy. asyncio accepts up to this many
+    # at once before any reaches the guard, so it also bounds descriptors held beyond the limit.
+    backlog: int = 128
 
 
 class ConnectionGuard:
