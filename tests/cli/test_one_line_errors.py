@@ -43,7 +43,8 @@ def _one_line(err: str) -> str:
     return err
 
 
-def _journal(db: Path, events=(StartGame(("a", "b", "c", "d")),)) -> None:
+def _journal(db: Path, events=None) -> None:
+    events = events if events is not None else (StartGame(("a", "b", "c", "d")),)
     store = GameStore(db)
     game = store.new_game(TENHOU.name, ("a", "b", "c", "d"), (25000,) * 4, at=0.0)
     store.append_all(game, events, at=1.0)
