@@ -114,9 +114,7 @@ def test_games_and_export_change_nothing(tmp_path, capsys):
 
 
 def test_games_and_export_read_beside_a_running_writer(holder, capsys):
-    db, _process = holder
-    _journal_with_a_game_from_outside = sqlite3.connect(db)  # the holder made an empty journal
-    _journal_with_a_game_from_outside.close()
+    db, _process = holder  # the holder made an empty journal and keeps it open to write
     with pytest.raises(JournalLockedError):
         _journal_with_a_game(db)
     assert main(["games", "--db", str(db)]) == 0
