@@ -69,6 +69,8 @@ class Detection:
 def read_image(path: Path) -> np.ndarray:
     """A BGR image from a file; a missing, unreadable, corrupt or oversized file (its header
     declaring more than :data:`vision.image_size.MAX_PIXELS`) is an :class:`ImageReadError`."""
+    if path.is_dir():
+        raise ImageReadError(f"image {path} is a folder, not a picture")
     if not path.is_file():
         raise ImageReadError(f"image {path} does not exist")
     data = np.fromfile(str(path), dtype=np.uint8)

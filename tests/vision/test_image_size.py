@@ -86,3 +86,8 @@ def test_a_frame_folder_reports_an_oversized_frame_as_missed(tmp_path):
     assert frames[2] is not None
     lost = next(r for r in reports if isinstance(r, CameraLost))
     assert "frame-2.png declares 30000x30000 pixels" in lost.detail
+
+
+def test_a_folder_is_not_a_picture(tmp_path, capsys):
+    assert main(["vision", "detect", str(tmp_path)]) == 2
+    assert f"image {tmp_path} is a folder, not a picture" in capsys.readouterr().err
