@@ -1,9 +1,9 @@
 """Hardening figures: idle connections, malformed requests, power cuts.
 
 1. ``jantaku web`` in a process of its own with a Pi's 1024 file descriptors; this process
-   opens ``--idle`` sockets to it (2,000) that send nothing, then times ``GET /`` (median of
-   20) and counts how many idle sockets the server still holds and how often its log said
-   ``out of system resource``.
+   opens ``--idle`` sockets to it (2,000, from ``--sources`` loopback addresses) that send
+   nothing, then times ``GET /`` (median of 20) and counts how many idle sockets the server
+   still holds and how often its log said ``out of system resource``.
 2. The crafted malformed requests of ``tests/web/test_hardening.py`` and ``--fuzz`` random
    ones against the same server: how many were answered with a 5xx (should be 0).
 3. ``jantaku run`` over a logged game SIGKILLed at random moments and restarted until the game
@@ -73,15 +73,17 @@ def _get(url: str) -> float:
     return time.perf_counter() - started
 
 
-def idle_connections(url: str, log: Path, count: int) -> None:
+def idle_connections(url: str, log: Path, count: int, sources: int) -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, count + 512)), hard))
     host, port = url.removeprefix("http://").split(":")
     quiet = [_get(url) for _ in range(20)]
     idle = []
     started = time.perf_counter()
-    for _ in range(count):
-        idle.append(socket.create_connection((host, int(port)), timeout=10))
+    for n in range(count):
+        # from many guests (127.0.0.2, .3, ...): the total budget is tried, not one guest's
+        source = f"127.0.{2 + n % sources // 250}.{2 + n % sources % 250}"
+        idle.append(socket.create_connection((host, int(port)), timeout=10, source_address=(source, 0)))
     opened = time.perf_counter() - started
     loaded = [_get(url) for _ in range(20)]
     time.sleep(1.0)
@@ -99,7 +101,8 @@ def idle_connections(url: str, log: Path, count: int) -> None:
         connection.close()
     errors = log.read_text().count("out of system resource")
     print(
-        f"connections: {count} idle sockets opened in {opened:.1f} s against a server with {PI_DESCRIPTORS} "
+        f"connections: {count} idle sockets from {sources} addresses opened in {opened:.1f} s against a server "
+        f"with {PI_DESCRIPTORS} "
         f"descriptors; it holds {count - closed} of them (closed {closed}); GET / median "
         f"{statistics.median(quiet) * 1000:.1f} ms quiet, {statistics.median(loaded) * 1000:.1f} ms "
         f"(max {max(loaded) * 1000:.1f}) with them open; 'out of system resource' logged {errors} times"
@@ -166,13 +169,14 @@ def power_cuts(games: int) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--idle", type=int, default=2000)
+    parser.add_argument("--sources", type=int, default=40, help="client addresses the idle sockets come from")
     parser.add_argument("--fuzz", type=int, default=500)
     parser.add_argument("--games", type=int, default=2)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="jantaku-bench-") as folder:
         process, url, log = _serve(Path(folder))
         try:
-            idle_connections(url, log, args.idle)
+            idle_connections(url, log, args.idle, args.sources)
             malformed_requests(url, args.fuzz)
         finally:
             process.terminate()

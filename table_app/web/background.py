@@ -40,7 +40,7 @@ class BackgroundWebServer:
 
     @property
     def guard(self) -> ConnectionGuard | None:
-        """The connection budget's counters (held, evicted, refused, timed out), once started."""
+        """The connection budget's counters (held, evicted, timed out), once started."""
         return self._server.guard
 
     def start(self) -> None:

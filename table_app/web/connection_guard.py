@@ -6,21 +6,27 @@ accept loop then logs ``socket.accept() out of system resource`` again and again
 display's ``GET /`` goes unanswered. aiohttp has no limit of its own, so every connection
 passes through :class:`ConnectionGuard` first:
 
-- at most ``max_connections`` are held. A new one over the limit makes room by closing the
-  oldest connection that has not sent a byte yet, else the oldest still sending its first
-  request head; if every held connection is busy, the newcomer is closed instead. A real
-  client sends its request at once, so it is never the one closed while idle sockets are;
+- one client address holds at most ``per_address`` connections: over it, that address's own
+  oldest connection is closed (the oldest that has sent nothing, else the oldest still
+  sending its first request head, else simply its oldest: a slow body, a stalled upload);
+  one guest can never take what the display's machine needs;
+- at most ``max_connections`` are held in all. A new one over the limit makes room by closing
+  the oldest connection that has not sent a byte yet, else the oldest still sending its
+  first request head, else the oldest of the address holding the most. A real client sends
+  its request at once, so it is never the one closed while idle sockets are;
 - a connection must have sent its first request head within ``header_timeout_s`` (a client
   that sends nothing, or a header a byte a minute, is closed);
 - a kept-alive connection idle for ``keepalive_s`` is closed (aiohttp's keep-alive timeout).
 
-Request bodies are capped by the application (``client_max_size``).
+Request bodies are capped by the application (``client_max_size``). Behind a reverse proxy
+every client has the proxy's address: raise ``per_address`` there (0 turns it off).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -32,6 +38,7 @@ _HEAD_END = b"\r\n\r\n"
 @dataclass(frozen=True, slots=True)
 class ServerLimits:
     max_connections: int = 256
+    per_address: int = 64  # a kiosk display, an overlay and a console need a dozen
     header_timeout_s: float = 10.0
     keepalive_s: float = 15.0
     # Connections the kernel completes while the loop is busy. asyncio accepts up to this many
@@ -46,8 +53,7 @@ class ConnectionGuard:
         self._factory = factory
         self._limits = limits
         self._held: dict[GuardedConnection, None] = {}  # in the order they came: oldest first
-        self.evicted = 0  # idle connections closed to make room
-        self.refused = 0  # newcomers closed because every held connection was busy
+        self.evicted = 0  # connections closed to make room
         self.timed_out = 0  # connections closed for not sending their request head in time
 
     @property
@@ -59,21 +65,25 @@ class ConnectionGuard:
 
     # --- called by the connections ---------------------------------------------------
 
-    def admit(self, connection: GuardedConnection) -> bool:
+    def admit(self, connection: GuardedConnection) -> None:
+        """Hold ``connection``, closing an older one where a budget is spent (never the newcomer:
+        a real client sends its request at once, so it is never the idle one)."""
         self._held[connection] = None
-        if len(self._held) <= self._limits.max_connections:
-            return True
-        victim = self._victim(connection)
-        if victim is None:
-            self.refused += 1
-            logger.warning("connection limit (%d) reached: a new connection closed", self._limits.max_connections)
-            self.forget(connection)
-            return False
-        self.evicted += 1
-        logger.warning("connection limit (%d) reached: closing an idle connection", self._limits.max_connections)
+        limits = self._limits
+        if limits.per_address:
+            mine = [c for c in self._held if c.address == connection.address and c is not connection]
+            if len(mine) >= limits.per_address:
+                self._close(_first_idle(mine) or mine[0], f"{connection.address} holds {limits.per_address}")
+        if len(self._held) > limits.max_connections:
+            others = [c for c in self._held if c is not connection]
+            victim = _first_idle(others) or _oldest_of_the_biggest(others)
+            self._close(victim, f"the limit ({limits.max_connections}) is reached")
+
+    def _close(self, victim: GuardedConnection, why: str) -> None:
         self.forget(victim)  # at once: its transport only reports the loss on the next loop pass
+        self.evicted += 1
+        logger.warning("connection closed to make room: %s", why)
         victim.close()
-        return True
 
     def forget(self, connection: GuardedConnection) -> None:
         self._held.pop(connection, None)
@@ -86,11 +96,18 @@ class ConnectionGuard:
     def header_timeout_s(self) -> float:
         return self._limits.header_timeout_s
 
-    def _victim(self, newcomer: GuardedConnection) -> GuardedConnection | None:
-        silent = next((c for c in self._held if c.silent and c is not newcomer), None)
-        if silent is not None:
-            return silent
-        return next((c for c in self._held if not c.headed and c is not newcomer), None)
+
+def _oldest_of_the_biggest(held: list[GuardedConnection]) -> GuardedConnection:
+    """The oldest connection of the address that holds the most."""
+    counts = Counter(c.address for c in held)
+    biggest = max(counts, key=lambda address: counts[address])
+    return next(c for c in held if c.address == biggest)
+
+
+def _first_idle(connections: list[GuardedConnection]) -> GuardedConnection | None:
+    """The oldest that has sent nothing, else the oldest still sending its first request head."""
+    silent = next((c for c in connections if c.silent), None)
+    return silent if silent is not None else next((c for c in connections if not c.headed), None)
 
 
 class GuardedConnection(asyncio.Protocol):
@@ -102,16 +119,17 @@ class GuardedConnection(asyncio.Protocol):
         self._transport: asyncio.Transport | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._tail = b""
+        self.address = ""  # the client's IP address
         self.silent = True  # not a byte received yet
         self.headed = False  # the first request's head has arrived
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
         self._transport = transport
+        peer = transport.get_extra_info("peername")
+        self.address = str(peer[0]) if isinstance(peer, tuple) and peer else str(peer)
         self._inner.connection_made(transport)
-        if not self._guard.admit(self):
-            transport.abort()
-            return
+        self._guard.admit(self)
         loop = asyncio.get_running_loop()
         self._timer = loop.call_later(self._guard.header_timeout_s, self._head_overdue)
 

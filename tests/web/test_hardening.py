@@ -312,8 +312,62 @@ def test_hundreds_of_idle_connections_do_not_starve_the_display(guarded, caplog)
     finally:
         for connection in idle:
             connection.close()
-    floods = [r for r in caplog.records if "connection limit" in r.getMessage()]
+    floods = [r for r in caplog.records if "connection closed to make room" in r.getMessage()]
     assert len(floods) <= 12  # rate-limited: a burst of 10, then one that counts the rest
+
+
+def _slow_uploads(url: str, source: str, count: int) -> list[socket.socket]:
+    """Connections from ``source`` that each start a console request and send one body byte of 10,000."""
+    head = request_bytes("POST", "/api/console/confirm", AUTH)
+    head = head.replace(b"Content-Length: 0", b"Content-Length: 10000") + b"{"
+    held = []
+    for _ in range(count):
+        connection = socket.create_connection(address(url), timeout=5, source_address=(source, 0))
+        connection.sendall(head)
+        held.append(connection)
+    return held
+
+
+@pytest.fixture
+def small_budget(game_log) -> Iterator[BackgroundWebServer]:
+    feed = ReplayFeed(game_log.events)
+    server = BackgroundWebServer(
+        create_app(feed, ReplayConsole(feed), TOKEN), limits=ServerLimits(max_connections=64, per_address=16)
+    )
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_slow_uploads_from_one_guest_cannot_take_the_displays_connections(small_budget):
+    slow = _slow_uploads(small_budget.url, "127.0.0.2", 100)
+    try:
+        time.sleep(0.3)
+        guard = small_budget.guard
+        assert guard is not None
+        assert guard.held <= 16  # the guest's own oldest uploads closed for its newer ones
+        started = time.monotonic()
+        assert call(f"{small_budget.url}/").status == 200  # from 127.0.0.1: a budget of its own
+        assert time.monotonic() - started < 5
+    finally:
+        for connection in slow:
+            connection.close()
+
+
+def test_slow_uploads_from_many_guests_still_leave_room_for_the_display(small_budget):
+    slow = [c for n in range(2, 10) for c in _slow_uploads(small_budget.url, f"127.0.0.{n}", 16)]  # 128, all busy
+    try:
+        time.sleep(0.3)
+        guard = small_budget.guard
+        assert guard is not None
+        assert guard.held <= 64
+        for _ in range(5):  # each newcomer closes the oldest of a guest holding the most
+            assert call(f"{small_budget.url}/api/state").status == 200
+    finally:
+        for connection in slow:
+            connection.close()
 
 
 def test_a_client_that_sends_no_request_head_in_time_is_closed(guarded):
