@@ -83,7 +83,7 @@ async def api_errors(request: web.Request, handler: Handler) -> web.StreamRespon
         if not request.path.startswith("/api/") or error.status < 400:
             raise
         return _json_error(error.status, error.text or error.reason)
-    except (ValueError, UnicodeError, AssertionError) as error:
+    except (ValueError, UnicodeError) as error:
         # aiohttp's form and multipart readers raise these for a body they cannot parse.
         logger.info("malformed request to %s: %s", request.path[:100], type(error).__name__)
         return _json_error(400, "malformed request")
