@@ -175,15 +175,22 @@ def connect_read_only(path: str) -> sqlite3.Connection:
 
 
 def connect(path: str) -> sqlite3.Connection:
-    """The writer's connection; call :func:`examine` first (under the writer's lock)."""
+    """The writer's connection, to a file :func:`examine` found to be a journal (or nothing)."""
     connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=5.0)
     connection.execute("PRAGMA journal_mode=WAL")
     connection.execute("PRAGMA synchronous=FULL")
     connection.execute("PRAGMA foreign_keys=ON")
     if connection.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
         _migrate_journal(connection)
-    connection.executescript(SCHEMA)
-    connection.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        # The tables and the version in one transaction: a power cut while a journal is being
+        # made leaves an empty database (made again at the next start), never half a journal.
+        try:
+            connection.executescript(f"BEGIN IMMEDIATE; {SCHEMA} PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
+        except BaseException:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            connection.close()
+            raise
     return connection
 
 

@@ -210,3 +210,27 @@ def test_an_empty_sqlite_database_becomes_a_journal(tmp_path):
     store = GameStore(db)
     assert store.games() == ()
     store.close()
+
+
+def test_a_journal_is_made_whole_or_not_at_all(tmp_path, monkeypatch):
+    from table_app.journal import schema
+
+    db = tmp_path / "table.db"
+    monkeypatch.setattr(schema, "SCHEMA", schema.SCHEMA + "CREATE TABLE games (x);")  # fails at the end
+    with pytest.raises(JournalError):
+        GameStore(db)
+    connection = sqlite3.connect(db)
+    assert connection.execute("SELECT name FROM sqlite_master").fetchall() == []  # no half journal
+    assert connection.execute("PRAGMA user_version").fetchone()[0] == 0
+    connection.close()
+    monkeypatch.undo()
+    _journal_with_a_game(db)  # made whole at the next start
+    assert GameStore(db, read_only=True).game(1).names == ("a", "b", "c", "d")
+
+
+def test_opening_a_journal_to_write_changes_nothing_until_something_is_written(tmp_path):
+    db = tmp_path / "table.db"
+    _journal_with_a_game(db)
+    before = _digest(db)
+    GameStore(db).close()
+    assert _digest(db) == before
