@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/make_tile_images.py [ART_FOLDER]
 
-ART_FOLDER defaults to ../shared/data/tile-art/fluffystuff/Export/Regular beside the checkout.
+ART_FOLDER defaults to the vendored art, vision/art/fluffystuff/Export/Regular.
 Each face is laid on the blank tile front and shrunk to 60x80 pixels (RGBA), then written as
 ``table_app/web/static/tiles/<code>.png`` with the compact code the API uses ("1m", "0p" for a
 red five, "7z", "back"). The art is public domain (CC0); the PNGs are committed so the app
@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_ART = ROOT.parent / "shared" / "data" / "tile-art" / "fluffystuff" / "Export" / "Regular"
+DEFAULT_ART = ROOT / "vision" / "art" / "fluffystuff" / "Export" / "Regular"
 OUT = ROOT / "table_app" / "web" / "static" / "tiles"
 SIZE = (60, 80)  # width, height: 3:4 like the art, crisp enough at twice the display size
 

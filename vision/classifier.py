@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import onnxruntime
 
 from models import MODELS_DIR
 from table_app.domain.tile import Tile
@@ -24,6 +23,7 @@ from vision.enrollment.enrollment_file import load_enrollment
 from vision.enrollment.head import EnrolledHead
 from vision.labels import BACK_LABEL, LABEL_COUNT, is_red_label, label_name, tile_of_label
 from vision.model_file import load_model_metadata
+from vision.onnx_runtime import onnxruntime
 
 log = logging.getLogger(__name__)
 

@@ -101,6 +101,9 @@ class DetectionScore:
             self.matrix = {}
         matches = match_quads([t.corners for t in truths], [d.corners for d in detections], tile_width, min_iou)
         self.truths += len(truths)
+        # Every labelled red five counts, found or not: a red five the finder missed is a red
+        # five not reported (counting matched ones only said "none labelled" when none was found).
+        self.red_truths += sum(1 for t in truths if is_red_label(t.label))
         self.detections += len(detections)
         self.matched += len(matches)
         for m in matches:
@@ -124,7 +127,6 @@ class DetectionScore:
                 self.upright_truths += 1
                 self.upright_called_sideways += found.sideways
             if is_red_label(truth.label):
-                self.red_truths += 1
                 self.red_found += found.label == truth.label
             if truth.angle is not None and found.angle is not None:
                 self.angle_truths += 1

@@ -28,17 +28,32 @@ def score_labelled_images(
     images: Path,
     detect: Callable[[np.ndarray], Sequence[DetectionLike]],
     min_iou: float,
+    ignored: Mapping[str, Sequence[tuple[float, float, float, float]]] | None = None,
 ) -> tuple[DetectionScore, tuple[ImageScore, ...]]:
-    """Run ``detect`` on each labelled image (file names relative to ``images``) and score it."""
+    """Run ``detect`` on each labelled image (file names relative to ``images``) and score it.
+    A detection whose centre lies in one of the image's ``ignored`` boxes counts for nothing."""
     score = DetectionScore()
     per_image = []
     for name, truths in labels.items():
         image = read_image(images / name)
-        detections = detect(image)
+        detections = _outside(detect(image), (ignored or {}).get(name, ()))
         before = (score.kind_correct, score.matched)
         matches = score.add(truths, detections, tile_width(truths), min_iou)
         per_image.append(ImageScore(name, len(truths), len(detections), len(matches), score.kind_correct - before[0]))
     return score, tuple(per_image)
+
+
+def _outside(
+    detections: Sequence[DetectionLike], boxes: Sequence[tuple[float, float, float, float]]
+) -> Sequence[DetectionLike]:
+    if not boxes:
+        return detections
+    kept = []
+    for detection in detections:
+        x, y = np.asarray(detection.corners, np.float64).mean(axis=0)
+        if not any(x0 <= x <= x1 and y0 <= y <= y1 for x0, y0, x1, y1 in boxes):
+            kept.append(detection)
+    return kept
 
 
 def tile_width(truths: Sequence[LabelledTile]) -> float:

@@ -11,6 +11,11 @@ Each tile has ``corners`` (face order: top-left, top-right, bottom-right, bottom
 face reads) or, failing that, a ``box``; ``tile`` is "1m".."9s", "1z".."7z" or "back"; ``red``
 (default false) marks a red five; ``sideways`` may be left out (then unknown). Other fields are
 ignored, so the list ``jantaku vision detect --json`` prints, once corrected, is a valid entry.
+
+An optional top-level ``"ignore": {"table-1.jpg": [[x0, y0, x1, y1], ...]}`` lists boxes of
+things that are tiles but not riichi tiles (a Chinese set's flowers and seasons) or whose
+face the labeller could not name: evaluation neither misses them nor counts a detection on
+them as false.
 """
 
 from __future__ import annotations
@@ -81,6 +86,27 @@ def load_labels(path: Path) -> dict[str, tuple[LabelledTile, ...]]:
             raise LabelFileError(f"{where}: must be a list of tiles")
         labelled[name] = tuple(_tile(entry, f"{where}[{index}]") for index, entry in enumerate(tiles))
     return labelled
+
+
+def load_ignored(path: Path) -> dict[str, tuple[tuple[float, float, float, float], ...]]:
+    """Image file name → the boxes its ``ignore`` entry lists (none when the file has no ``ignore``)."""
+    document = json.loads(path.read_text(encoding="utf-8"))
+    ignore = document.get("ignore", {}) if isinstance(document, dict) else {}
+    if not isinstance(ignore, dict):
+        raise LabelFileError(f'labels file {path}: "ignore" must be an object {{file name: [boxes]}}')
+    boxes: dict[str, tuple[tuple[float, float, float, float], ...]] = {}
+    for name, entries in ignore.items():
+        where = f"labels file {path}: ignore[{name!r}]"
+        if not isinstance(entries, list):
+            raise LabelFileError(f"{where}: must be a list of boxes [x0, y0, x1, y1]")
+        found = []
+        for index, entry in enumerate(entries):
+            x0, y0, x1, y1 = (float(v) for v in _numbers(entry, (4,), f"{where}[{index}]", "[x0, y0, x1, y1]"))
+            if not (x1 > x0 and y1 > y0):
+                raise LabelFileError(f"{where}[{index}]: box {entry} must have x1 > x0 and y1 > y0")
+            found.append((x0, y0, x1, y1))
+        boxes[name] = tuple(found)
+    return boxes
 
 
 def save_labels(path: Path, images: Mapping[str, Sequence[LabelledTile]]) -> None:

@@ -2,10 +2,11 @@
 
 The detector calls sideways at a single look from its own features, and its axis channels
 follow the tiles around a cell, so a riichi discard or a called tile can come out with its
-neighbours' axis and the wrong call (``docs/vision.md`` has the figures). The judge looks again
-at each found tile with its row in view: it cuts a square of the frame :data:`CONTEXT` tile
-lengths across around the tile's centre, turned so that its row's upright axis (the long axis
-of an upright tile in that row, :func:`row_axes`) points up, and a small network
+neighbours' axis and the wrong call (``docs/vision.md`` has the figures, ``docs/vision-history.md``
+how they got there). The judge looks again at each found tile with its row in view: it cuts a
+square of the frame :data:`CONTEXT` tile lengths across around the tile's centre, turned so
+that its row's upright axis (the long axis of an upright tile in that row, :func:`row_axes`)
+points up, and a small network
 (``vision/training/train_sideways.py``) says whether the tile at the centre lies across that
 axis. A tile alone, with no row around it, keeps the finder's call: sideways relative to
 nothing it can see.
@@ -20,11 +21,11 @@ from typing import Final
 
 import cv2
 import numpy as np
-import onnxruntime
 
 from models import MODELS_DIR
 from vision.crops import quarter_turned
 from vision.model_file import load_model_metadata
+from vision.onnx_runtime import onnxruntime
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """Tile art: each label's face composited onto the tile body, ready to warp into a scene.
 
-The art is FluffyStuff's CC0 riichi set (``../shared/data/tile-art/fluffystuff``): 600×800
-PNGs with alpha, a ``Front`` body and transparent face graphics. Styles:
+The art is FluffyStuff's CC0 riichi set, vendored in ``vision/art/fluffystuff`` (its README
+names the source and licence): 600×800 PNGs with alpha, a ``Front`` body and transparent face graphics. Styles:
 
 - ``regular``: ivory bodies, the art as drawn (the training style);
 - ``regular-dark``: the regular art with its lightness inverted in Lab (dark bodies, light
@@ -55,12 +55,16 @@ class TileArt:
         return self.images[label]
 
 
+#: The art shipped with the package (``Export/Regular``, ``Export/Black``).
+VENDORED_ART: Final = Path(__file__).resolve().parent / "art" / "fluffystuff" / "Export"
+
+
 def default_art_root() -> Path:
-    """``$JANTAKU_TILE_ART`` or ``../shared/data/tile-art/fluffystuff/Export`` beside the checkout."""
+    """``$JANTAKU_TILE_ART`` (another ``Export`` folder of the same layout) or the vendored art."""
     configured = os.environ.get("JANTAKU_TILE_ART")
     if configured:
         return Path(configured)
-    return Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "tile-art" / "fluffystuff" / "Export"
+    return VENDORED_ART
 
 
 @functools.lru_cache(maxsize=8)

@@ -12,7 +12,7 @@ row around it keeps the finder's call: sideways relative to nothing it can see; 
 tile whose turned reading is a back or a white dragon, faces with no way up. So does every
 tile of a finder whose sideways call does not set its axis (the classical one).
 
-Figures (``bench/bench_vision.py``) and the margin's choice: ``docs/vision.md``.
+Figures (``bench/bench_vision.py``): ``docs/vision.md``; the margin's choice: ``docs/vision-history.md``.
 """
 
 from __future__ import annotations

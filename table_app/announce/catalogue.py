@@ -1,13 +1,13 @@
 """The JA/EN catalogue: an :class:`Announcement` rendered as text, or as kana for speech.
 
-Pure: it formats values and nothing else. Seat names come from the caller (the players'
-names, from the config), falling back to seat numbers.
+Pure: it formats values and nothing else. Seats are named by the caller's
+:class:`~table_app.domain.seat_names.SeatNaming` (the hand's winds and the players' names; the
+one convention of ``table_app.domain.seat_names``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from enum import StrEnum
 
 from table_app.announce.announcement import Announcement, AnnouncementKind
@@ -17,27 +17,9 @@ from table_app.announce.words import (
     consequence_words,
     draw_words,
     reason_words,
-    seat_en,
-    seat_ja,
-    seat_kana,
     yaku_ja,
 )
-from table_app.domain.seat import Seat
-
-
-@dataclass(frozen=True, slots=True)
-class SeatNames:
-    """How seats are called: the player's name where known, else the seat's number."""
-
-    names: tuple[str, ...] = ()
-
-    def en(self, seat: Seat | int) -> str:
-        name = self.names[int(seat)] if int(seat) < len(self.names) else ""
-        return name or seat_en(seat)
-
-    def ja(self, seat: Seat | int) -> str:
-        name = self.names[int(seat)] if int(seat) < len(self.names) else ""
-        return name or seat_ja(seat)
+from table_app.domain.seat_names import BY_NUMBER, SeatNaming
 
 
 class Language(StrEnum):
@@ -45,19 +27,19 @@ class Language(StrEnum):
     EN = "en"
 
 
-def _seats_en(values: tuple[int, ...], n: SeatNames) -> str:
+def _seats_en(values: tuple[int, ...], n: SeatNaming) -> str:
     return ", ".join(n.en(v) for v in values) if values else "nobody"
 
 
-def _seats_ja(values: tuple[int, ...], n: SeatNames) -> str:
+def _seats_ja(values: tuple[int, ...], n: SeatNaming) -> str:
     return "、".join(n.ja(v) for v in values) if values else "なし"
 
 
-def _payments_en(deltas: tuple[int, ...], n: SeatNames) -> str:
+def _payments_en(deltas: tuple[int, ...], n: SeatNaming) -> str:
     return ", ".join(f"{n.en(i)} {d:+d}" for i, d in enumerate(deltas) if d)
 
 
-def _payments_ja(deltas: tuple[int, ...], n: SeatNames) -> str:
+def _payments_ja(deltas: tuple[int, ...], n: SeatNaming) -> str:
     return "、".join(f"{n.ja(i)} {d:+d}" for i, d in enumerate(deltas) if d)
 
 
@@ -72,11 +54,11 @@ def _round(a: Announcement, language: Language) -> str:
     return f"{('East', 'South', 'West', 'North')[index]} {code[1:]}"
 
 
-def _who_en(a: Announcement, n: SeatNames) -> str:
+def _who_en(a: Announcement, n: SeatNaming) -> str:
     return n.en(a.seat) if a.seat is not None else "the table"
 
 
-def _who_ja(a: Announcement, n: SeatNames) -> str:
+def _who_ja(a: Announcement, n: SeatNaming) -> str:
     return n.ja(a.seat) if a.seat is not None else "卓"
 
 
@@ -92,7 +74,7 @@ def _draw(a: Announcement, form: Form) -> str:
     return draw_words(a.text_param("draw"), form)
 
 
-def _win_en(a: Announcement, n: SeatNames) -> str:
+def _win_en(a: Announcement, n: SeatNaming) -> str:
     target = a.int_param("target")
     how = "tsumo" if a.seat is not None and target == int(a.seat) else f"ron on {n.en(target)}"
     yaku = ", ".join(a.texts_param("yaku"))
@@ -102,7 +84,7 @@ def _win_en(a: Announcement, n: SeatNames) -> str:
     )
 
 
-def _win_ja(a: Announcement, n: SeatNames) -> str:
+def _win_ja(a: Announcement, n: SeatNaming) -> str:
     target = a.int_param("target")
     how = "ツモ" if a.seat is not None and target == int(a.seat) else f"{n.ja(target)}からロン"
     yaku = "、".join(yaku_ja(y) for y in a.texts_param("yaku"))
@@ -112,14 +94,15 @@ def _win_ja(a: Announcement, n: SeatNames) -> str:
     )
 
 
-def _question_en(a: Announcement, _n: SeatNames) -> str:
+def _question_en(a: Announcement, n: SeatNaming) -> str:
     options = " / ".join(f"{i + 1}: {o}" for i, o in enumerate(a.texts_param("options")))
-    return f"Referee, please confirm (question {a.int_param('question')}): {a.text_param('topic')}? {options}"
+    topic = n.fill_en(a.text_param("topic"))
+    return f"Referee, please confirm (question {a.int_param('question')}): {topic}? {options}"
 
 
-def _question_ja(a: Announcement, _n: SeatNames) -> str:
+def _question_ja(a: Announcement, n: SeatNaming) -> str:
     options = " / ".join(f"{i + 1}: {o}" for i, o in enumerate(a.texts_param("options")))
-    return f"審判確認（質問{a.int_param('question')}）：{a.text_param('topic')}？ {options}"
+    return f"審判確認（質問{a.int_param('question')}）：{n.fill_ja(a.text_param('topic'))}？ {options}"
 
 
 def _off(a: Announcement) -> str:
@@ -127,7 +110,7 @@ def _off(a: Announcement) -> str:
     return f"{a.int_param('read') - a.int_param('expected'):+d}"
 
 
-_Render = Callable[[Announcement, "SeatNames"], str]
+_Render = Callable[[Announcement, "SeatNaming"], str]
 
 _EN: dict[AnnouncementKind, _Render] = {
     AnnouncementKind.ILLEGAL_ACT: lambda a, n: (
@@ -164,7 +147,9 @@ _EN: dict[AnnouncementKind, _Render] = {
     AnnouncementKind.RIICHI: lambda a, n: f"{_who_en(a, n)}: riichi",
     AnnouncementKind.CALL: lambda a, n: f"{_who_en(a, n)}: {call_words(a.text_param('call'), Form.EN)}",
     AnnouncementKind.HAND_START: lambda a, _n: f"{_round(a, Language.EN)}, {a.int_param('honba')} honba",
-    AnnouncementKind.GAME_END: lambda a, _n: "Game over: " + ", ".join(str(s) for s in a.ints_param("scores")),
+    AnnouncementKind.GAME_END: lambda a, n: (
+        "Game over: " + ", ".join(f"{n.en(seat)} {score}" for seat, score in enumerate(a.ints_param("scores")))
+    ),
 }
 
 _JA: dict[AnnouncementKind, _Render] = {
@@ -202,38 +187,41 @@ _JA: dict[AnnouncementKind, _Render] = {
     AnnouncementKind.RIICHI: lambda a, n: f"{_who_ja(a, n)}：リーチ",
     AnnouncementKind.CALL: lambda a, n: f"{_who_ja(a, n)}：{call_words(a.text_param('call'), Form.JA)}",
     AnnouncementKind.HAND_START: lambda a, _n: f"{_round(a, Language.JA)} {a.int_param('honba')}本場",
-    AnnouncementKind.GAME_END: lambda a, _n: "終局：" + "、".join(str(s) for s in a.ints_param("scores")),
+    AnnouncementKind.GAME_END: lambda a, n: (
+        "終局：" + "、".join(f"{n.ja(seat)} {score}" for seat, score in enumerate(a.ints_param("scores")))
+    ),
 }
 
 
-def render(announcement: Announcement, language: Language, names: tuple[str, ...] = ()) -> str:
-    """The announcement's text; seats by the players' ``names`` where given, else by number."""
+def render(announcement: Announcement, language: Language, seats: SeatNaming = BY_NUMBER) -> str:
+    """The announcement's text, seats named by ``seats`` (``GameState.seat_naming()``: this
+    hand's winds and the players' names; with neither, seats 1-4)."""
     table = _EN if language is Language.EN else _JA
-    return table[announcement.kind](announcement, SeatNames(names))
+    return table[announcement.kind](announcement, seats)
 
 
-def _kana_seat(a: Announcement) -> str:
-    return seat_kana(a.seat) if a.seat is not None else ""
+def _kana_seat(a: Announcement, n: SeatNaming) -> str:
+    return n.kana(a.seat) if a.seat is not None else ""
 
 
 #: Short kana phrases for espeak-ng's Japanese voice (it reads kana far better than kanji).
 _KANA: dict[AnnouncementKind, _Render] = {
-    AnnouncementKind.ILLEGAL_ACT: lambda a, _n: f"{_kana_seat(a)} はんそくです",
+    AnnouncementKind.ILLEGAL_ACT: lambda a, n: f"{_kana_seat(a, n)} はんそくです",
     AnnouncementKind.ABORTIVE_DRAW: lambda a, _n: f"とちゅうりゅうきょく {_draw(a, Form.KANA)}",
     AnnouncementKind.EXHAUSTIVE_DRAW: lambda _a, _n: "りゅうきょく",
-    AnnouncementKind.WIN: lambda a, _n: f"{_kana_seat(a)} {a.int_param('points')}てん",
+    AnnouncementKind.WIN: lambda a, n: f"{_kana_seat(a, n)} {a.int_param('points')}てん",
     AnnouncementKind.PAYMENTS_COMPLETE: lambda _a, _n: "しはらい かんりょう",
-    AnnouncementKind.TRAY_OFF: lambda a, _n: f"{_kana_seat(a)} てんぼうが あいません",
+    AnnouncementKind.TRAY_OFF: lambda a, n: f"{_kana_seat(a, n)} てんぼうが あいません",
     AnnouncementKind.LINK_LOST: lambda _a, _n: "たくセンサーが きれました",
     AnnouncementKind.CAMERA_LOST: lambda _a, _n: "カメラが きれました",
     AnnouncementKind.QUESTION: lambda _a, _n: "しんぱん かくにん おねがいします",
-    AnnouncementKind.RIICHI: lambda a, _n: f"{_kana_seat(a)} りーち",
+    AnnouncementKind.RIICHI: lambda a, n: f"{_kana_seat(a, n)} りーち",
     AnnouncementKind.CALL: lambda a, _n: call_words(a.text_param("call"), Form.KANA),
 }
 
 
-def speech_kana(announcement: Announcement) -> str | None:
+def speech_kana(announcement: Announcement, seats: SeatNaming = BY_NUMBER) -> str | None:
     """The kana phrase to speak, or ``None`` for announcements that stay silent (seats by
-    number: espeak-ng cannot be trusted with names)."""
+    wind, else by number: espeak-ng cannot be trusted with names)."""
     speak = _KANA.get(announcement.kind)
-    return None if speak is None else speak(announcement, SeatNames())
+    return None if speak is None else speak(announcement, seats)

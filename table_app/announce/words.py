@@ -1,4 +1,4 @@
-"""Words the catalogue needs in both languages: seats, reasons, draws, yaku, calls.
+"""Words the catalogue needs in both languages: reasons, draws, yaku, calls (seats: ``domain.seat_names``).
 
 The tables stay in this module; the catalogue asks for words through the functions below.
 """
@@ -7,18 +7,12 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from table_app.domain.seat import Seat
-
 
 class Form(IntEnum):
     EN = 0
     JA = 1
     KANA = 2  # for speech
 
-
-_SEAT_EN = ("seat 1", "seat 2", "seat 3", "seat 4")
-_SEAT_JA = ("1番席", "2番席", "3番席", "4番席")
-_SEAT_KANA = ("いちばんせき", "にばんせき", "さんばんせき", "よんばんせき")
 
 #: Reason codes of :class:`table_app.rules.verdicts.Reason` (by value), in English and Japanese.
 _REASONS: dict[str, tuple[str, str]] = {
@@ -141,18 +135,6 @@ def draw_words(code: str, form: Form) -> str:
 
 def call_words(code: str, form: Form) -> str:
     return _CALLS.get(code, (code, code, code))[form]
-
-
-def seat_kana(seat: Seat | int) -> str:
-    return _SEAT_KANA[int(seat)]
-
-
-def seat_en(seat: Seat | int) -> str:
-    return _SEAT_EN[int(seat)]
-
-
-def seat_ja(seat: Seat | int) -> str:
-    return _SEAT_JA[int(seat)]
 
 
 def yaku_ja(name: str) -> str:

@@ -26,10 +26,6 @@ from table_app.demo_data import DEMO_LOG
 from table_app.journal.schema import examine
 from table_app.journal.store import GameStore
 from table_app.logs.reader import read_log
-from table_app.runtime.app import build_runtime
-from table_app.runtime.demo_support import check_against_log, demo_config, play_to_the_end
-from table_app.runtime.demo_world import RENDERER, classifier_pipeline, rendered_world
-from table_app.runtime.web_attach import attach_web
 
 EXAMPLES = """examples:
   jantaku demo                       # watch on http://127.0.0.1:8080 (overlay: /overlay)
@@ -41,6 +37,7 @@ NORMAL_PACE_S = 0.5  # seconds per act: a brisk real game
 FAST_PACE_S = 0.01  # as fast as the pty and the link keep up
 GAME_TIMEOUT_S = 3600.0
 LOG_CAMERA = "log"
+RENDERER = "renderer"  # table_app.runtime.demo_world.RENDERER, named here to keep `jantaku --help` light
 
 
 def register(commands: Any) -> None:
@@ -71,6 +68,12 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Imported here: the runtime brings OpenCV, numpy, onnxruntime and aiohttp (fast start for the rest).
+    from table_app.runtime.app import build_runtime  # noqa: PLC0415
+    from table_app.runtime.demo_support import check_against_log, demo_config, play_to_the_end  # noqa: PLC0415
+    from table_app.runtime.demo_world import classifier_pipeline, rendered_world  # noqa: PLC0415
+    from table_app.runtime.web_attach import attach_web  # noqa: PLC0415
+
     logs = read_log(args.log)  # a broken log fails here, naming the file and position
     if not logs:
         raise ValueError(f"{args.log}: no game to play")

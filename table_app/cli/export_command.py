@@ -8,10 +8,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from table_app.journal.export import mjai_lines
-from table_app.journal.fill_hidden import fill_hidden
+from table_app.journal.export import MjaiExportError, hidden_tiles, mjai_lines
+from table_app.journal.fill_hidden import FillError, check_filled, fill_hidden
 from table_app.journal.store import GameStore
-from table_app.journal.tenhou_export import tenhou6_game
+from table_app.journal.tenhou_export import TenhouExportError, tenhou6_game
 from table_app.rules.profiles import profile_named
 
 EXAMPLES = """examples:
@@ -33,7 +33,10 @@ def register(commands: Any) -> None:
     parser.add_argument(
         "--fill-hidden",
         action="store_true",
-        help="tenhou: fill tiles the camera never saw from the unseen ones (public events unchanged)",
+        help=(
+            "fill tiles the camera never saw from the unseen ones (public events unchanged; "
+            "mjai names the filled lines in start_game, tenhou.net/6 in the title)"
+        ),
     )
     parser.add_argument("-o", "--output", type=Path, help="write here instead of standard output")
     parser.set_defaults(run=run)
@@ -60,12 +63,24 @@ def run(args: argparse.Namespace) -> int:
         )
         for change in changes
     }
-    if args.format == "mjai":
-        text = "".join(line + "\n" for line in mjai_lines(events, profile, switches))
-    else:
-        if args.fill_hidden:
-            events = fill_hidden(events, profile.red_fives)
-        text = json.dumps(tenhou6_game(events, profile, f"jantaku game {args.game}"), ensure_ascii=False) + "\n"
+    filled: set[int] = set()
+    if args.fill_hidden and hidden_tiles(events)[0]:
+        try:
+            filling = fill_hidden(events, profile.red_fives)
+            check_filled(events, filling, profile)
+        except FillError as error:
+            raise ValueError(f"game {args.game}: the hidden tiles cannot be filled ({error})") from error
+        filled = {i for i, (old, new) in enumerate(zip(events, filling, strict=True)) if old != new}
+        events = filling
+    try:
+        if args.format == "mjai":
+            text = "".join(line + "\n" for line in mjai_lines(events, profile, switches, filled=filled))
+        else:
+            note = "hidden tiles filled by jantaku" if filled else ""
+            game = tenhou6_game(events, profile, f"jantaku game {args.game}", note)
+            text = json.dumps(game, ensure_ascii=False) + "\n"
+    except (MjaiExportError, TenhouExportError) as error:
+        raise ValueError(f"game {args.game}: {error}") from error
     if args.output is None:
         sys.stdout.write(text)
     else:

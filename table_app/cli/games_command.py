@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from table_app.domain.seat_names import SeatNaming
 from table_app.journal.store import GameStore, GameSummary
 from table_app.rules.game_flow import ranking
 
@@ -28,12 +30,17 @@ def _standings(game: GameSummary) -> list[tuple[int, str, int, float | None]]:
     return [
         (
             int(seat),
-            game.names[seat] or f"seat {int(seat) + 1}",
+            SeatNaming(tuple(game.names)).en(seat),  # the name, else "Seat 1".."Seat 4"
             game.scores[seat],
             game.points[seat] if game.points is not None else None,
         )
         for seat in order
     ]
+
+
+def iso_time(epoch_s: float) -> str:
+    """ISO 8601 in UTC, to the second ("2026-11-21T16:36:05+00:00"): unambiguous wherever it is read."""
+    return datetime.fromtimestamp(epoch_s, tz=UTC).isoformat(timespec="seconds")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -49,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             record = {
                 "game": game.id,
-                "started": game.started_at,
+                "started": iso_time(game.started_at),
                 "profile": game.profile,
                 "hands": game.hands,
                 "finished": game.finished,

@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from table_app.logs import LogReadError, log_files, read_log
+from table_app.progress import Progress
 from table_app.rules.check import GameCheck, check_game
-from table_app.rules.profiles import PROFILES, TENHOU, profile_named
+from table_app.rules.profiles import PROFILES, TENHOU, RuleProfile, profile_named
 
 EXAMPLES = """examples:
   jantaku replay ../shared/data/logs --check
@@ -52,26 +53,11 @@ def run(args: argparse.Namespace) -> int:
     files = log_files(args.paths)
     if not files:
         raise ValueError(f"no log files in {' '.join(str(p) for p in args.paths)}")
-    for path in files:
-        try:
-            games = read_log(path)
-        except LogReadError as error:
-            tally.unreadable += 1
-            _emit(args, {"file": str(path), "error": str(error)}, f"{error}", error=True)
-            continue
-        if not games:
-            note = "no hand to replay (no game started, or only a hand joined mid-way)"
-            _emit(args, {"file": str(path), "note": note}, f"{path}: {note}")
-        for game in games:
-            reason = "three-player game" if game.players != 4 else game.rules.unsupported
-            if reason is not None:
-                tally.skipped += 1
-                _emit(args, {"file": game.source, "skipped": reason}, f"{game.source}: skipped: {reason}")
-                continue
-            result = check_game(game, profile)
-            tally.games += 1
-            tally.hands += result.hands
-            _report_game(args, result, tally)
+    # A bar over the files (stderr, a terminal only, not with --json); lines go through bar.echo.
+    with Progress(len(files), "replay", enabled=not args.json and len(files) > 1) as bar:
+        for path in files:
+            _replay_file(args, path, profile, tally, bar)
+            bar.advance(note=path.name)
     summary = f"{tally.games} games, {tally.hands} hands, {tally.mismatches} mismatches"
     if tally.skipped:
         summary += f", {tally.skipped} skipped"
@@ -98,16 +84,40 @@ def run(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def _report_game(args: argparse.Namespace, result: GameCheck, tally: _Tally) -> None:
+def _replay_file(args: argparse.Namespace, path: Path, profile: RuleProfile, tally: _Tally, bar: Progress) -> None:
+    try:
+        games = read_log(path)
+    except LogReadError as error:
+        tally.unreadable += 1
+        _emit(bar, args, {"file": str(path), "error": str(error)}, f"{error}", error=True)
+        return
+    if not games:
+        note = "no hand to replay (no game started, or only a hand joined mid-way)"
+        _emit(bar, args, {"file": str(path), "note": note}, f"{path}: {note}")
+    for game in games:
+        reason = "three-player game" if game.players != 4 else game.rules.unsupported
+        if reason is not None:
+            tally.skipped += 1
+            _emit(bar, args, {"file": game.source, "skipped": reason}, f"{game.source}: skipped: {reason}")
+            continue
+        result = check_game(game, profile)
+        tally.games += 1
+        tally.hands += result.hands
+        _report_game(bar, args, result, tally)
+
+
+def _report_game(bar: Progress, args: argparse.Namespace, result: GameCheck, tally: _Tally) -> None:
     state = result.final
     tally.incomplete += len(result.incomplete)
     if args.check:
         tally.mismatches += len(result.mismatches)
         if not args.json:
             for mismatch in result.mismatches:
-                print(f"{result.source}: {mismatch.hand}: {mismatch.what}")
+                bar.echo(f"{result.source}: {mismatch.hand}: {mismatch.what}")
             for hand in result.incomplete:
-                print(f"{result.source}: {hand}: incomplete: the log never ends this hand (its win or draw is missing)")
+                bar.echo(
+                    f"{result.source}: {hand}: incomplete: the log never ends this hand (its win or draw is missing)"
+                )
     if args.json:
         record: dict[str, Any] = {
             "file": result.source,
@@ -122,11 +132,11 @@ def _report_game(args: argparse.Namespace, result: GameCheck, tally: _Tally) -> 
         print(json.dumps(record, ensure_ascii=False))
     elif not args.check:
         points = "" if state.final_points is None else f"  points {' '.join(f'{p:+.1f}' for p in state.final_points)}"
-        print(f"{result.source}: {result.hands} hands, scores {' '.join(str(s) for s in state.scores)}{points}")
+        bar.echo(f"{result.source}: {result.hands} hands, scores {' '.join(str(s) for s in state.scores)}{points}")
 
 
-def _emit(args: argparse.Namespace, record: dict[str, Any], text: str, *, error: bool = False) -> None:
+def _emit(bar: Progress, args: argparse.Namespace, record: dict[str, Any], text: str, *, error: bool = False) -> None:
     if args.json:
         print(json.dumps(record, ensure_ascii=False))
     else:
-        print(text, file=sys.stderr if error else sys.stdout)
+        bar.echo(text, file=sys.stderr if error else sys.stdout)

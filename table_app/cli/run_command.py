@@ -3,22 +3,24 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import secrets
 import signal
 import sys
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from table_app.cli.logging_options import DEFAULT_LEVEL_KEY
 from table_app.cli.web_command import TOKEN_VARIABLE
 from table_app.rules.mjai_codec import encode_event
-from table_app.runtime.app import Runtime, build_runtime
-from table_app.runtime.camera import camera_pipeline
-from table_app.runtime.config import load_config
-from table_app.runtime.ports import CoreUpdate
-from table_app.runtime.web_attach import attach_web
-from table_app.web.background import BackgroundWebServer
+from table_app.runtime.sd_notify import Notifier, Watchdog, watchdog_interval_s
+
+if TYPE_CHECKING:
+    from table_app.runtime.app import Runtime
+    from table_app.runtime.ports import CoreUpdate
+    from table_app.web.background import BackgroundWebServer
 
 EXAMPLES = """examples:
   jantaku run --config examples/table.toml
@@ -37,7 +39,8 @@ def register(commands: Any) -> None:
     parser.add_argument("--duration", type=float, metavar="S", help="stop after S seconds")
     parser.add_argument("--until-end", action="store_true", help="stop when the game ends or the [feed] runs out")
     parser.add_argument("--echo-events", action="store_true", help="print each journaled event: SEQ mjai-JSON")
-    parser.set_defaults(run=run)
+    # A service: what it does (link state, camera, recoveries) is logged at INFO unless told otherwise.
+    parser.set_defaults(run=run, **{DEFAULT_LEVEL_KEY: logging.INFO})
 
 
 class _EventEcho:
@@ -56,6 +59,11 @@ class _EventEcho:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Imported here: the runtime brings OpenCV, numpy, onnxruntime and aiohttp (fast start for the rest).
+    from table_app.runtime.app import build_runtime  # noqa: PLC0415
+    from table_app.runtime.camera import camera_pipeline  # noqa: PLC0415
+    from table_app.runtime.config import load_config  # noqa: PLC0415
+
     config = load_config(args.config)
     echo = _EventEcho(printing=args.echo_events)
     runtime = build_runtime(config, vision=camera_pipeline, listeners=(echo,))
@@ -69,10 +77,13 @@ def run(args: argparse.Namespace) -> int:
     except BaseException:
         runtime.store.close()  # a port in use: nothing started, the journal let go
         raise
-    runtime.start()
+    systemd = Notifier()
     try:
-        _wait(args, runtime, echo, stop)
+        runtime.start()
+        systemd.ready(f"refereeing, journal {config.db}")
+        _wait(args, runtime, echo, stop, _watchdog(systemd, runtime))
     finally:
+        systemd.stopping()
         if server is not None:
             server.stop()
         runtime.stop()
@@ -84,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _serve(runtime: Runtime) -> BackgroundWebServer:
+    from table_app.runtime.web_attach import attach_web  # noqa: PLC0415 (brings aiohttp)
+
     web = runtime.config.web
     assert web is not None
     token = os.environ.get(TOKEN_VARIABLE)
@@ -97,12 +110,24 @@ def _serve(runtime: Runtime) -> BackgroundWebServer:
     return server
 
 
-def _wait(args: argparse.Namespace, runtime: Any, echo: _EventEcho, stop: threading.Event) -> None:
+def _watchdog(systemd: Notifier, runtime: Runtime) -> Watchdog | None:
+    """systemd's watchdog (``WatchdogSec=`` in the unit), pinged while the core thread is alive."""
+    interval = watchdog_interval_s()
+    if interval is None or not systemd.enabled:
+        return None
+    return Watchdog(systemd, interval, lambda: runtime.core.alive(within_s=interval))
+
+
+def _wait(
+    args: argparse.Namespace, runtime: Any, echo: _EventEcho, stop: threading.Event, watchdog: Watchdog | None = None
+) -> None:
     deadline = args.duration
     step = 0.1
     waited = 0.0
     while not stop.wait(step):
         waited += step
+        if watchdog is not None:
+            watchdog.poke()
         if runtime.core.stopped.is_set():
             return
         if deadline is not None and waited >= deadline:

@@ -9,6 +9,8 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from table_app.progress import Progress
+
 log = logging.getLogger(__name__)
 
 _IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
@@ -55,7 +57,7 @@ def register(actions: Any) -> None:
 def run_enroll(args: argparse.Namespace) -> int:
     # Imported here so other commands start without loading OpenCV and onnxruntime.
     from vision.classifier import DEFAULT_MODEL, OnnxTileClassifier  # noqa: PLC0415
-    from vision.enrollment.enroll import DEFAULT_BLEND, DEFAULT_COPIES, enroll_tiles  # noqa: PLC0415
+    from vision.enrollment.enroll import DEFAULT_BLEND, DEFAULT_COPIES, ENROLL_STAGES, enroll_tiles  # noqa: PLC0415
     from vision.enrollment.enrollment_file import save_enrollment  # noqa: PLC0415
     from vision.enrollment.sheet import GRID_LABELS, cut_enrollment_tiles  # noqa: PLC0415
     from vision.labels import label_name  # noqa: PLC0415
@@ -71,7 +73,10 @@ def run_enroll(args: argparse.Namespace) -> int:
     image = _read_source(args.source)
     classifier = OnnxTileClassifier(args.model or DEFAULT_MODEL)
     tiles = cut_enrollment_tiles(image)
-    enrollment = enroll_tiles(image, tiles, classifier, copies=copies, blend=blend)
+    with Progress(len(ENROLL_STAGES), "enroll") as bar:
+        enrollment = enroll_tiles(
+            image, tiles, classifier, copies=copies, blend=blend, finished=lambda stage: bar.advance(note=stage)
+        )
     enrolled = set(enrollment.labels)
     empty = [
         label_name(label) + (" (red)" if label in (34, 35, 36) else "")

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from table_app.cli.detection_options import add_detection_options, check_detection_options, detector_from
+from table_app.progress import Progress, progress
 
 EVAL_EXAMPLES = """examples:
   jantaku vision render --out held-out --tables 5 --style black
@@ -57,7 +58,7 @@ def register(actions: Any) -> None:
 def run_eval(args: argparse.Namespace) -> int:
     # Imported here so other commands start without loading OpenCV and onnxruntime.
     from vision.label_eval import report_json, report_lines, score_labelled_images  # noqa: PLC0415
-    from vision.label_file import load_labels  # noqa: PLC0415
+    from vision.label_file import load_ignored, load_labels  # noqa: PLC0415
 
     if not 0.0 <= args.iou < 1.0:
         raise ValueError(f"--iou must be from 0 up to (not including) 1, got {args.iou}")
@@ -67,7 +68,15 @@ def run_eval(args: argparse.Namespace) -> int:
         raise ValueError(f"labels file {args.labels}: lists no images")
     detect = detector_from(args)
     images = args.images if args.images is not None else args.labels.parent
-    score, per_image = score_labelled_images(labels, images, detect, args.iou)
+    # A bar over the photos (stderr, a terminal only, not with --json): each can take a second or more.
+    with Progress(len(labels), "eval", enabled=not args.json) as bar:
+
+        def detect_and_count(image: Any) -> Any:
+            found = detect(image)
+            bar.advance()
+            return found
+
+        score, per_image = score_labelled_images(labels, images, detect_and_count, args.iou, load_ignored(args.labels))
     if args.json:
         print(json.dumps(report_json(score, per_image, args.iou)))
     else:
@@ -90,7 +99,8 @@ def run_render(args: argparse.Namespace) -> int:
     if args.grid:
         return _render_grids(args)
     options = RenderOptions(size=args.size, style=ArtStyle(args.style))
-    labels = write_rendered_set(args.out, range(args.first_seed, args.first_seed + args.tables), options)
+    seeds = range(args.first_seed, args.first_seed + args.tables)
+    labels = write_rendered_set(args.out, progress(seeds, "render"), options)
     print(f"{labels}: {args.tables} tables, style {args.style}, {args.size[0]}×{args.size[1]}")
     return 0
 
@@ -102,12 +112,14 @@ def _render_grids(args: argparse.Namespace) -> int:
     from vision.tile_art import ArtStyle  # noqa: PLC0415
 
     args.out.mkdir(parents=True, exist_ok=True)
-    for seed in range(args.first_seed, args.first_seed + args.tables):
-        grid = render_enrollment_grid(ArtStyle(args.style), seed, args.size)
-        path = args.out / f"grid-{seed}.jpg"
-        if not cv2.imwrite(str(path), grid.image, [cv2.IMWRITE_JPEG_QUALITY, 95]):
-            raise ValueError(f"cannot write {path}")
-        print(f"{path}: enrollment sheet, style {args.style}, {len(grid.truths)} tiles")
+    with Progress(args.tables, "render") as bar:
+        for seed in range(args.first_seed, args.first_seed + args.tables):
+            grid = render_enrollment_grid(ArtStyle(args.style), seed, args.size)
+            path = args.out / f"grid-{seed}.jpg"
+            if not cv2.imwrite(str(path), grid.image, [cv2.IMWRITE_JPEG_QUALITY, 95]):
+                raise ValueError(f"cannot write {path}")
+            bar.echo(f"{path}: enrollment sheet, style {args.style}, {len(grid.truths)} tiles")
+            bar.advance()
     return 0
 
 

@@ -10,12 +10,15 @@ import os
 import secrets
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from table_app.cli.logging_options import DEFAULT_LEVEL_KEY
 from table_app.logs import LogReadError, read_log
 from table_app.rules.profiles import PROFILES, TENHOU, profile_named
-from table_app.web.replay_feed import ReplayConsole, ReplayFeed
-from table_app.web.server import WebServer, create_app
+
+if TYPE_CHECKING:
+    from table_app.web.replay_feed import ReplayFeed
+    from table_app.web.server import WebServer
 
 logger = logging.getLogger(__name__)
 
@@ -48,7 +51,7 @@ def register(commands: Any) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     parser.add_argument("--port", type=int, default=8080)
     parser.add_argument("--token", help=f"referee console token (prefer ${TOKEN_VARIABLE}: arguments show in ps)")
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=run, **{DEFAULT_LEVEL_KEY: logging.INFO})  # a server: requests and steps at INFO
 
 
 def run(args: argparse.Namespace) -> int:
@@ -66,7 +69,10 @@ def run(args: argparse.Namespace) -> int:
         token = secrets.token_urlsafe(12)
         # Printed once for the referee to log in; deliberately not sent through logging.
         print(f"console token: {token}", file=sys.stderr)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    # Imported here: aiohttp is heavy, and only this command and `run` serve pages.
+    from table_app.web.replay_feed import ReplayConsole, ReplayFeed  # noqa: PLC0415
+    from table_app.web.server import WebServer, create_app  # noqa: PLC0415
+
     feed = ReplayFeed(four_player[args.game].events, profile_named(args.profile))
     server = WebServer(create_app(feed, ReplayConsole(feed), token), args.host, args.port)
     with contextlib.suppress(KeyboardInterrupt):

@@ -53,7 +53,7 @@ def pond_discard(game: GameState, seat: Seat, index: int) -> str:
         return "no hand in play: only the hand in play can be corrected"
     pond = hand.player(seat).pond
     if not 0 <= index < len(pond):
-        return f"seat {int(seat)} has no pond tile {index} (its pond holds {len(pond)})"
+        return f"{game.seat_naming().en(seat)} has no discard {index + 1} (their pond holds {len(pond)})"
     return ""
 
 

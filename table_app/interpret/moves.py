@@ -10,6 +10,7 @@ from __future__ import annotations
 from table_app.domain.hand import Hand, HandError
 from table_app.domain.meld import MeldKind
 from table_app.domain.seat import Seat
+from table_app.domain.seat_names import mention
 from table_app.domain.tile import UNKNOWN, Tile
 from table_app.interpret.session import Question
 from table_app.observations import HandLaidOpen, MeldAppeared, MeldExtended, PondTileAdded
@@ -64,7 +65,7 @@ def discard(hand: KyokuState, seen: PondTileAdded) -> tuple[GameEvent, ...] | Qu
         return Question(
             0,
             seen.seat,
-            f"seat {int(seen.seat) + 1} discarded {seen.tile} out of turn",
+            f"{mention(seen.seat)} discarded {seen.tile} out of turn",
             ("it was a discard", "misread: ignore"),
             ((Tsumo(seen.seat, UNKNOWN), *events), ()),
         )
@@ -86,7 +87,7 @@ def meld(hand: KyokuState, seen: MeldAppeared) -> tuple[GameEvent, ...] | Questi
         return Question(
             0,
             seat,
-            f"a meld by seat {int(seat) + 1} with no turned tile",
+            f"a meld by {mention(seat)} with no turned tile",
             ("misread: ignore",),
             ((),),
         )
@@ -106,9 +107,7 @@ def added_kan(hand: KyokuState, seen: MeldExtended) -> tuple[GameEvent, ...] | Q
     player = hand.player(seen.seat)
     pon = next((m for m in player.melds if m.kind is MeldKind.PON and m.tiles[0].kind == seen.tile.kind), None)
     if pon is None:
-        return Question(
-            0, seen.seat, f"a tile added to a pon seat {int(seen.seat) + 1} does not have", ("ignore",), ((),)
-        )
+        return Question(0, seen.seat, f"a tile added to a pon {mention(seen.seat)} does not have", ("ignore",), ((),))
     draw = draw_if_due(hand, seen.seat) or ()
     return (*draw, Kakan(seen.seat, seen.tile, pon.tiles))
 
@@ -151,7 +150,7 @@ def laid_open(
         return ron if ron != () else None
     if tsumo is not None:
         return tsumo
-    return Question(0, seat, f"seat {int(seat) + 1} laid a hand open out of turn", ("misread: ignore",), ((),))
+    return Question(0, seat, f"{mention(seat)} laid a hand open out of turn", ("misread: ignore",), ((),))
 
 
 def _valid(proposal: tuple[GameEvent, ...] | Question, hand: KyokuState) -> bool:
@@ -179,7 +178,7 @@ def _ron_or_tsumo(
         return tsumo
     if wall_stepped is False:
         return ron
-    topic = f"seat {int(seen.seat) + 1} won: ron on the last discard, or tsumo"
+    topic = f"{mention(seen.seat)} won: ron on the last discard, or tsumo"
     if isinstance(tsumo, Question):
         return Question(0, seen.seat, topic, ("ron", *tsumo.options), (ron, *tsumo.outcomes))
     return Question(0, seen.seat, topic, ("ron", "tsumo"), (ron, tsumo))
@@ -222,5 +221,5 @@ def _tsumo(
     outcomes = tuple((*draw, Hora(seat, seat, t, ura, _without(seen.tiles, t))) for t in candidates)
     if len(outcomes) == 1:
         return outcomes[0]
-    topic = f"which tile did seat {int(seat) + 1} draw to win"
+    topic = f"which tile did {mention(seat)} draw to win"
     return Question(0, seat, topic, tuple(str(t) for t in candidates), outcomes)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from table_app.domain.seat_names import mention
 from table_app.interpret.acceptance import ask
 from table_app.interpret.session import Decision, Question, RefereeSession
 from table_app.observations import HandLaidOpen, MeldAppeared, Observation, PondTileAdded
@@ -35,7 +36,7 @@ def _taken(seen: Seen, events: tuple[GameEvent, ...], session: RefereeSession) -
 
 
 def _what(seen: Seen) -> str:
-    seat = f"seat {int(seen.seat) + 1}"
+    seat = f"{mention(seen.seat)}"
     match seen:
         case PondTileAdded():
             return f"{seat} discarded {seen.tile}"

@@ -33,6 +33,9 @@ from table_app.rules.events import (
     StartKyoku,
     Tsumo,
 )
+from table_app.rules.fold import apply, new_game
+from table_app.rules.legality import judge
+from table_app.rules.profiles import RuleProfile
 
 
 class FillError(ValueError):
@@ -97,10 +100,14 @@ class _HandFill:
         # single tile (a tanki wait).
         for seat in sorted(self.riichi):
             hidden = [t for t in self.hands[seat] if isinstance(t, _Slot) and t.tile is None]
+            held = [self.bound(t) for t in self.hands[seat] if isinstance(t, Tile) or t.tile is not None]
             for start in range(0, len(hidden) - 1, 3):
-                group = _a_set(pool)
+                # Sets away from what the hand holds, so the hand reads one way only (its waits
+                # stay the same across a closed kan after riichi).
+                group = _a_set(pool, held)
                 if group is None:
                     break
+                held += group
                 for slot, tile in zip(hidden[start : start + 3], group, strict=True):
                     slot.tile = tile
                 pool.subtract(Counter(group))
@@ -149,17 +156,20 @@ def _closeness(tile: Tile, others: list[Tile]) -> int:
     return score
 
 
-def _a_set(pool: Counter[Tile]) -> tuple[Tile, Tile, Tile] | None:
-    """Three unseen tiles that make a set: a triplet, else a run."""
+def _a_set(pool: Counter[Tile], near: list[Tile]) -> tuple[Tile, Tile, Tile] | None:
+    """Three unseen tiles that make a set (a triplet or a run), the one least connected with
+    the tiles ``near`` (pairs and neighbours)."""
     plain = sorted((t for t, n in pool.items() if n > 0), key=lambda t: (t.kind, t.red))
-    for tile in plain:
-        if pool[tile] >= 3:
-            return (tile, tile, tile)
     kinds = {t.kind: t for t in plain}
-    for tile in plain:
-        if tile.kind < 27 and tile.kind % 9 <= 6 and tile.kind + 1 in kinds and tile.kind + 2 in kinds:
-            return (tile, kinds[tile.kind + 1], kinds[tile.kind + 2])
-    return None
+    sets = [(t, t, t) for t in plain if pool[t] >= 3]
+    sets += [
+        (t, kinds[t.kind + 1], kinds[t.kind + 2])
+        for t in plain
+        if t.kind < 27 and t.kind % 9 <= 6 and t.kind + 1 in kinds and t.kind + 2 in kinds
+    ]
+    if not sets:
+        return None
+    return min(sets, key=lambda group: sum(_closeness(t, near) for t in group))
 
 
 def fill_hidden(events: list[GameEvent], red_fives: bool = True) -> list[GameEvent]:
@@ -179,6 +189,9 @@ def fill_hidden(events: list[GameEvent], red_fives: bool = True) -> list[GameEve
             fill.fill_rest()
             _rewrite(out, fill)
             fill = None
+    if fill is not None:  # the hand still in play
+        fill.fill_rest()
+        _rewrite(out, fill)
     return out
 
 
@@ -191,7 +204,7 @@ def _follow(fill: _HandFill, event: GameEvent, index: int) -> None:
         case Dahai():
             fill.leave(event.actor, event.pai, tsumogiri=event.tsumogiri)
         case Chi() | Pon() | Daiminkan():
-            fill.seen.append(event.pai)
+            # The called tile was counted as seen when it was discarded.
             for tile in event.consumed:
                 fill.leave(event.actor, tile)
         case Kakan():
@@ -227,3 +240,18 @@ def _rewrite(out: list[GameEvent], fill: _HandFill) -> None:
         event = out[index]
         if isinstance(event, Tsumo) and event.pai == UNKNOWN:
             out[index] = replace(event, pai=fill.bound(token))
+
+
+def check_filled(original: list[GameEvent], filled: list[GameEvent], profile: RuleProfile) -> None:
+    """Raise :class:`FillError` if an act the rules accepted with the tiles hidden is not legal
+    with them filled (a riichi hand filled so that a later closed kan changes its waits, say):
+    a filled game must be one the rules, and so other readers, accept."""
+    before, after = new_game(profile), new_game(profile)
+    for number, (old, new) in enumerate(zip(original, filled, strict=True), start=1):
+        if before.hand is not None and after.hand is not None and judge(before.hand, old, profile).accepted:
+            verdict = judge(after.hand, new, profile)
+            if not verdict.accepted:
+                raise FillError(
+                    f"event {number} ({type(new).__name__}) would not be legal with them filled ({verdict.message})"
+                )
+        before, after = apply(before, old), apply(after, new)

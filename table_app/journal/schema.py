@@ -7,7 +7,9 @@ journal rebuilds them.
 
 Journal rows are ``event`` (an accepted event), ``undo`` (takes back the event it names),
 ``correct`` (the event it names was misread: its body stands in its place, where it was) and
-``profile`` (the rule profile from here on, set between hands). Version 1 files (events and
+``profile`` (the rule profile from here on, set between hands). ``imports`` names each game
+put in from a log by its content, so importing the same game again adds nothing (a table
+added by ``CREATE TABLE IF NOT EXISTS``: older files gain it when opened). Version 1 files (events and
 undos only) are migrated when opened: the journal table is copied into one that accepts the
 new kinds, in one transaction, rows unchanged.
 
@@ -73,7 +75,18 @@ CREATE TABLE IF NOT EXISTS hands (
 ) WITHOUT ROWID;
 """
 
-SCHEMA = _GAMES + _JOURNAL.format(name="journal") + _HANDS
+#: Games put in from logs (``jantaku import``), by what makes them the same game
+#: (:func:`table_app.journal.game_identity.game_key`), so a second import adds nothing.
+_IMPORTS = """
+CREATE TABLE IF NOT EXISTS imports (
+    key TEXT PRIMARY KEY,           -- SHA-256 of the normalised game
+    game INTEGER NOT NULL REFERENCES games(id),
+    source TEXT NOT NULL,           -- the file it was first imported from
+    imported_at REAL NOT NULL
+) WITHOUT ROWID;
+"""
+
+SCHEMA = _GAMES + _JOURNAL.format(name="journal") + _HANDS + _IMPORTS
 
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -142,9 +155,9 @@ def _damage(connection: sqlite3.Connection) -> list[str]:
 
 def _read_layout(connection: sqlite3.Connection) -> tuple[int, dict[str, set[str]]]:
     version = int(connection.execute("PRAGMA user_version").fetchone()[0])
-    names = [str(n) for (n,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
     columns = {
-        name: {str(row[1]) for row in connection.execute(f"PRAGMA table_info({_quoted(name)})")} for name in names
+        name: {str(row[1]) for row in connection.execute(f"PRAGMA table_info({_quoted(name)})")}
+        for name in tables(connection)
     }
     return version, columns
 
@@ -180,10 +193,13 @@ def connect(path: str) -> sqlite3.Connection:
     connection.execute("PRAGMA journal_mode=WAL")
     connection.execute("PRAGMA synchronous=FULL")
     connection.execute("PRAGMA foreign_keys=ON")
-    if connection.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
+    old = connection.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION
+    if old:
         _migrate_journal(connection)
+    if old or not tables(connection) >= TABLES:
         # The tables and the version in one transaction: a power cut while a journal is being
         # made leaves an empty database (made again at the next start), never half a journal.
+        # A journal of this version with every table is not written to at all.
         try:
             connection.executescript(f"BEGIN IMMEDIATE; {SCHEMA} PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
         except BaseException:
@@ -192,6 +208,14 @@ def connect(path: str) -> sqlite3.Connection:
             connection.close()
             raise
     return connection
+
+
+#: Every table a journal of this version has (older files gain the missing ones when opened to write).
+TABLES = frozenset({"games", "journal", "hands", "imports"})
+
+
+def tables(connection: sqlite3.Connection) -> set[str]:
+    return {str(n) for (n,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
 
 def _migrate_journal(connection: sqlite3.Connection) -> None:

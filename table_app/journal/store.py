@@ -17,14 +17,14 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from table_app.journal.errors import JournalCorruptError, JournalError, UnknownGameError
-from table_app.journal.schema import connect, connect_read_only, examine
+from table_app.journal.schema import connect, connect_read_only, examine, tables
 from table_app.journal.writer_lock import acquire, release
-from table_app.rules.events import GameEvent
+from table_app.rules.events import GameEvent, StartGame, StartKyoku
 from table_app.rules.mjai_codec import EventCodecError, decode_event, encode_event
 from table_app.rules.state import GameState
 
@@ -112,6 +112,41 @@ class GameStore:
         logger.info("game %d started (%s)", game, profile)
         return game
 
+    def import_game(
+        self,
+        key: str,
+        *,
+        source: str,
+        profile: str,
+        events: Sequence[GameEvent],
+        at: float,
+        after: GameState,
+    ) -> tuple[int, bool]:
+        """Journal a logged game as a new game, once: ``(game, True)``, or ``(game, False)`` when
+        a game with the same ``key`` is already kept (nothing is written then)."""
+        with self._transaction():
+            row = self._db.execute("SELECT game FROM imports WHERE key = ?", (key,)).fetchone()
+            if row is not None:
+                return int(row[0]), False
+            names = next((e.names for e in events if isinstance(e, StartGame)), ("",) * 4)
+            start = next((e.scores for e in events if isinstance(e, StartKyoku)), (0,) * 4)
+            cursor = self._db.execute(
+                "INSERT INTO games (started_at, profile, names, scores) VALUES (?, ?, ?, ?)",
+                (at, profile, json.dumps(list(names), ensure_ascii=False), json.dumps(list(start))),
+            )
+            game = cursor.lastrowid
+            assert game is not None
+            self._db.executemany(
+                "INSERT INTO journal (game, seq, at, kind, body) VALUES (?, ?, ?, 'event', ?)",
+                [(game, seq, at, encode_event(event)) for seq, event in enumerate(events, start=1)],
+            )
+            self._db.execute(
+                "INSERT INTO imports (key, game, source, imported_at) VALUES (?, ?, ?, ?)", (key, game, source, at)
+            )
+            self._write_standing(game, after)
+        logger.info("game %d imported from %s", game, source)
+        return game, True
+
     def games(self) -> tuple[GameSummary, ...]:
         rows = self._db.execute(
             "SELECT id, started_at, profile, names, hands, scores, points, finished FROM games ORDER BY id"
@@ -127,7 +162,13 @@ class GameStore:
         return _summary(row)
 
     def latest_unfinished(self) -> int | None:
-        row = self._db.execute("SELECT max(id) FROM games WHERE finished = 0").fetchone()
+        """The table's game to resume: an imported log cut short is not one."""
+        if "imports" not in tables(self._db):  # a file from before imports, read without writing
+            row = self._db.execute("SELECT max(id) FROM games WHERE finished = 0").fetchone()
+        else:
+            row = self._db.execute(
+                "SELECT max(id) FROM games WHERE finished = 0 AND id NOT IN (SELECT game FROM imports)"
+            ).fetchone()
         return None if row is None or row[0] is None else int(row[0])
 
     def hands(self, game: int) -> tuple[HandSummary, ...]:

@@ -11,12 +11,12 @@ so it is reported as such rather than passing unseen.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from table_app.rules.events import EndGame, EndKyoku, StartKyoku
 from table_app.rules.fold import apply, new_game
 from table_app.rules.legality import judge
-from table_app.rules.profiles import TENHOU, GameLength, RuleProfile
+from table_app.rules.profiles import TENHOU, RuleProfile, with_variants
 from table_app.rules.record import GameLog, HandEnding, HandRecord, LogRules
 from table_app.rules.results import HandResult, NextHand
 from table_app.rules.state import GameState
@@ -95,20 +95,20 @@ def compare_next(expected: NextHand, start: StartKyoku, label: str) -> list[Mism
 
 def profile_for_log(profile: RuleProfile, rules: LogRules) -> RuleProfile:
     """The Tenhou preset adjusted to what a Tenhou log says about its own game: East-only or
-    hanchan, red fives, and the first rule era. Other presets are taken as given."""
-    if profile.name != TENHOU.name:
+    hanchan, red fives, and the first rule era. Other presets are taken as given. The result
+    is a named variant (``tenhou+east``) so a journal keeping it by name gets it back."""
+    if profile.name.split("+")[0] != TENHOU.name:
         return profile
+    changes = set()
     if rules.east_only:
-        profile = replace(profile, length=GameLength.EAST_ONLY)
-        if rules.early_tenhou:
-            profile = replace(profile, uma=(10, 5, -5, -10))
-    if rules.kiriage_mangan is not None:
-        profile = replace(profile, kiriage_mangan=rules.kiriage_mangan)
-    if rules.red_fives is not None:
-        profile = replace(profile, red_fives=rules.red_fives)
+        changes.add("east")
+    if rules.kiriage_mangan:
+        changes.add("kiriage")
+    if rules.red_fives is False:
+        changes.add("no_red")
     if rules.early_tenhou:
-        profile = replace(profile, last_dealer_may_stop_on_tenpai=False)
-    return profile
+        changes.add("early")
+    return with_variants(profile, changes) if changes else profile
 
 
 def check_game(log: GameLog, profile: RuleProfile = TENHOU) -> GameCheck:

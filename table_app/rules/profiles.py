@@ -6,8 +6,10 @@ and each preset value is documented, with its source, in ``docs/rules.md`` (spec
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import Final
 
 from table_app.rules.hand.riichi_kan import KanStrictness
 
@@ -202,8 +204,54 @@ JUN = RuleProfile(
 PROFILES: tuple[RuleProfile, ...] = (TENHOU, MLEAGUE, JPML, JUN)
 
 
+def _early(profile: RuleProfile) -> RuleProfile:
+    # Tenhou's first rule era: no tenpai stop in the last hand, a 10-5 uma in East-only games.
+    uma = (10, 5, -5, -10) if profile.length is GameLength.EAST_ONLY else profile.uma
+    return replace(profile, uma=uma, last_dealer_may_stop_on_tenpai=False)
+
+
+#: What a log can say about its own game, as named changes to a preset, in the order they
+#: apply. A variant's name is the preset's and its changes joined by ``+`` (``tenhou+east``),
+#: so a journal that keeps a game's profile by name gets the same rules back.
+VARIANTS: Final[dict[str, Callable[[RuleProfile], RuleProfile]]] = {
+    "east": lambda p: replace(p, length=GameLength.EAST_ONLY),
+    "no_red": lambda p: replace(p, red_fives=False),
+    "kiriage": lambda p: replace(p, kiriage_mangan=True),
+    "early": _early,
+}
+
+
+def with_variants(profile: RuleProfile, changes: set[str]) -> RuleProfile:
+    """``profile`` with the named ``changes`` (keys of :data:`VARIANTS`), named after them."""
+    unknown = changes - VARIANTS.keys()
+    if unknown:
+        raise ValueError(f"unknown profile variant {sorted(unknown)[0]!r} (one of {', '.join(VARIANTS)})")
+    base = profile.name.split("+")[0]
+    applied = [name for name in VARIANTS if name in changes or name in profile.name.split("+")[1:]]
+    result = profile_named(base)
+    for name in applied:
+        result = VARIANTS[name](result)
+    return replace(result, name="+".join([base, *applied]))
+
+
 def profile_named(name: str) -> RuleProfile:
+    """A preset by name, or a variant of one (``tenhou+east+no_red``)."""
+    base, *changes = name.split("+")
     for profile in PROFILES:
-        if profile.name == name:
-            return profile
+        if profile.name == base:
+            return with_variants(profile, set(changes)) if changes else profile
     raise ValueError(f"unknown rule profile {name!r} (one of {', '.join(p.name for p in PROFILES)})")
+
+
+#: How the presets are named in a tenhou.net/6 log's ``rule.disp`` (Tenhou's own games say
+#: which lobby, length, open tanyao and red fives: 般南喰赤; a table game has no lobby).
+_DISPLAY: Final = {"mleague": "Mリーグ", "jpml": "日本プロ麻雀連盟", "jun": "純麻雀"}
+
+
+def display_name(profile: RuleProfile) -> str:
+    """The rule set as a tenhou.net/6 viewer shows it: Tenhou's form for Tenhou's rules."""
+    base = profile.name.split("+")[0]
+    if base in _DISPLAY:
+        return _DISPLAY[base]
+    length = "東" if profile.length is GameLength.EAST_ONLY else "南"
+    return "天鳳" + length + ("喰" if profile.open_tanyao else "") + ("赤" if profile.red_fives else "")

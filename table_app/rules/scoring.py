@@ -70,6 +70,7 @@ class WinValue:
     yaku: tuple[str, ...]
     yakuman: int  # how many yakuman (0 if none)
     error: str | None = None
+    yaku_han: tuple[int, ...] = ()  # each yaku's han, beside ``yaku`` (dora: how many)
 
 
 def score_win(
@@ -155,16 +156,19 @@ def _score(
     han = int(result.han or 0)
     fu = int(result.fu or 0)
     names = tuple(y.name for y in result.yaku or ())
+    # Read now: the package keeps a dora count on its shared yaku objects until the next call.
+    is_open = any(m.is_open for m in melds)
+    each = tuple(int(y.han_open if is_open else y.han_closed) for y in result.yaku or ())
     yakuman = sum(1 for y in result.yaku or () if getattr(y, "is_yakuman", False))
     if result.cost is None:
         return WinValue(han, fu, 0, 0, 0, names, yakuman, error="the scorer gave no cost")
     main = int(result.cost["main"])
     additional = int(result.cost["additional"])
     if situation.tsumo and situation.dealer:
-        return WinValue(han, fu, 3 * main, main, main, names, yakuman)
+        return WinValue(han, fu, 3 * main, main, main, names, yakuman, yaku_han=each)
     if situation.tsumo:
-        return WinValue(han, fu, main + 2 * additional, main, additional, names, yakuman)
-    return WinValue(han, fu, main, 0, 0, names, yakuman)
+        return WinValue(han, fu, main + 2 * additional, main, additional, names, yakuman, yaku_han=each)
+    return WinValue(han, fu, main, 0, 0, names, yakuman, yaku_han=each)
 
 
 def _score_jun(concealed: tuple[Tile, ...], win: Tile, melds: tuple[Meld, ...], situation: WinSituation) -> WinValue:

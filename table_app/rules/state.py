@@ -13,6 +13,7 @@ from enum import IntEnum
 
 from table_app.domain.meld import Meld
 from table_app.domain.seat import Seat, Wind
+from table_app.domain.seat_names import SeatNaming
 from table_app.domain.tile import Tile
 from table_app.rules.profiles import TENHOU, RuleProfile
 from table_app.rules.results import HandResult, NextHand, WinResult
@@ -123,3 +124,15 @@ class GameState:
     finished: bool = False
     final_points: tuple[float, ...] | None = None
     tally_deductions: tuple[int, ...] = (0, 0, 0, 0)  # game points lost to chombo (JPML)
+
+    def seat_naming(self) -> SeatNaming:
+        """How announcements name seats now: by the winds of the hand in play; between hands and
+        after the game, of the hand just played (its draw and payments are announced then);
+        before the first hand, by name or number (``table_app.domain.seat_names``)."""
+        if self.hand is not None:
+            return SeatNaming(self.names, self.hand.oya)
+        if self.results:
+            # Kyoku N of any round is dealt by the seat N-1 after the first dealer.
+            kyoku = int(self.results[-1].label[1:].split("-")[0])
+            return SeatNaming(self.names, Seat((self.first_dealer + kyoku - 1) % 4))
+        return SeatNaming(self.names)

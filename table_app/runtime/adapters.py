@@ -29,6 +29,7 @@ from table_app.observations import (
     RefereeButton,
     TraysRead,
 )
+from table_app.runtime.config import ConfigError
 from table_app.runtime.ports import Post
 
 logger = logging.getLogger(__name__)
@@ -47,7 +48,6 @@ class LinkTranslator:
     def __init__(self, post: Post) -> None:
         self._post = post
         self._hand: int | None = None
-        self._troubled = False  # a loss was told to the operator: tell the recovery too
 
     def __call__(self, output: object) -> None:
         if isinstance(output, TrayReading):
@@ -57,21 +57,9 @@ class LinkTranslator:
             self._post(TraysRead(output.at, output.points, output.deposit, output.wall, output.kans, output.plausible))
         elif isinstance(output, LinkStatus) and output.state is not LinkState.CLOSED:
             # CLOSED is our own shutdown, not a fault to announce.
-            self._tell_operator(output)
             self._post(LinkChanged(output.at, _HEALTH[output.state], output.detail))
         elif isinstance(output, CommandAnswer):
             logger.debug("board answered command %d: %s", output.echoed_seq, output.accepted)
-
-    def _tell_operator(self, status: LinkStatus) -> None:
-        """A port that is missing or a board that went away is said at once, in one line (the
-        table's announcements only cover a link that was up), once per change: the link keeps
-        retrying by itself."""
-        if status.state in (LinkState.LOST, LinkState.INCOMPATIBLE):
-            self._troubled = True
-            logger.warning("table link %s: %s; retrying", status.state.value, status.detail)
-        elif status.state is LinkState.CONNECTED and self._troubled:
-            self._troubled = False
-            logger.warning("table link connected: %s", status.detail)
 
 
 class LinkSource:
@@ -90,33 +78,35 @@ class LinkSource:
             self._link.stop()
 
 
-class PanelUnavailableError(ValueError):
-    """The GPIO panel cannot be driven on this machine (no GPIO stack, a pin taken)."""
-
-
 class PanelSource:
     """The GPIO panel's buttons as observations (``panel`` is also a listener's target)."""
 
     def __init__(self, pins: PanelPins, pin_factory: Any = None) -> None:
-        self._pins = pins
-        self._pin_factory = pin_factory
-        self.panel: GpioPanel | None = None
         self._post: Post | None = None
+        # The pins are claimed now, while the table is being wired: a machine without GPIO
+        # stops there with one line (what to change), before anything else has started.
+        with warnings.catch_warnings(record=True) as fallbacks:
+            # gpiozero warns once per pin library it tries; they are the reasons, not news.
+            warnings.simplefilter("always", PinFactoryFallback)
+            try:
+                self.panel: GpioPanel | None = GpioPanel(pins, self._pressed, pin_factory=pin_factory)
+            except BadPinFactory:
+                for fallback in fallbacks:
+                    logger.debug("GPIO: %s", fallback.message)
+                raise ConfigError(
+                    "panel",
+                    "no GPIO on this machine: set enabled = false under [panel] to run without the buttons, "
+                    "LEDs and buzzer",
+                ) from None
+            except (GPIOZeroError, OSError) as error:
+                raise ConfigError(
+                    "panel",
+                    f"cannot use the GPIO pins ({type(error).__name__}: {error}): check the pin numbers and that "
+                    "the user is in the gpio group (jantaku doctor), or set enabled = false under [panel]",
+                ) from None
 
     def start(self, post: Post) -> None:
-        self._post = post
-        try:
-            with warnings.catch_warnings():
-                # gpiozero warns once per pin library it tries: the one line below says it all.
-                warnings.simplefilter("ignore", PinFactoryFallback)
-                self.panel = GpioPanel(self._pins, self._pressed, pin_factory=self._pin_factory)
-        except BadPinFactory as error:
-            raise PanelUnavailableError(
-                "panel: no GPIO on this machine (gpiozero found no pin library); "
-                "on a Pi install lgpio, elsewhere set [panel] enabled = false"
-            ) from error
-        except GPIOZeroError as error:  # a pin taken or not there
-            raise PanelUnavailableError(f"panel: cannot drive the GPIO panel ({error})") from error
+        self._post = post  # presses before this are dropped: nothing listens yet
 
     def _pressed(self, press: ButtonPressed) -> None:
         if self._post is not None:

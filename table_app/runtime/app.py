@@ -63,18 +63,10 @@ class Runtime:
 
     def start(self) -> Runtime:
         self.core.start()
-        started = []
-        try:
-            for source in self.sources:
-                source.start(self.core.post)
-                started.append(source)
-                if isinstance(source, PanelSource) and source.panel is not None:
-                    self.core.add_listener(PanelListener(source.panel))
-        except BaseException:
-            # A source that cannot start (no GPIO here): the others stop, the journal is let go.
-            self.sources = started
-            self.stop()
-            raise
+        for source in self.sources:
+            source.start(self.core.post)
+            if isinstance(source, PanelSource) and source.panel is not None:
+                self.core.add_listener(PanelListener(source.panel))
         return self
 
     def stop(self) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 from hardware.panel import PanelConfigError, PanelPins
 from table_app.announce.catalogue import Language
 from table_app.domain.seat import Seat
+from table_app.domain.seat_names import seat_of_number
 from table_app.interpret.session import CONFIDENCE_FLOOR, SETTLE_S
 from table_app.rules.profiles import PROFILES, RuleProfile, profile_named
 
@@ -131,9 +132,7 @@ def parse_config(text: str, base: Path = Path()) -> TableConfig:
     names = _get(table, "names", "table", list, ["", "", "", ""])
     if len(names) != 4 or not all(isinstance(n, str) for n in names):
         raise ConfigError("table.names", "must be four strings, one per seat")
-    first = _get(table, "first_dealer", "table", int, 0)
-    if first not in range(4):
-        raise ConfigError("table.first_dealer", f"must be a seat 0-3, got {first}")
+    first = _first_dealer(table.get("first_dealer", 1), names)
     languages = _get(table, "languages", "table", list, ["ja", "en"])
     try:
         langs = tuple(Language(v) for v in languages)
@@ -151,7 +150,7 @@ def parse_config(text: str, base: Path = Path()) -> TableConfig:
         db=db,
         profile=profile,
         names=(names[0], names[1], names[2], names[3]),
-        first_dealer=Seat(first),
+        first_dealer=first,
         languages=langs,
         speech=_get(table, "speech", "table", bool, False),
         camera=_camera(_section(document, "camera"), base),
@@ -230,3 +229,16 @@ def load_config(path: Path) -> TableConfig:
     except OSError as error:
         raise ConfigError(str(path), f"cannot read ({error.strerror})") from error
     return parse_config(text, path.parent)
+
+
+def _first_dealer(value: object, names: list[str]) -> Seat:
+    """The seat dealing the first hand, as people say it: its number 1-4 (the order of
+    ``names``) or the player's name (``table_app.domain.seat_names``)."""
+    if isinstance(value, str) and value.strip() and value in names:
+        return Seat(names.index(value))
+    if isinstance(value, int) and not isinstance(value, bool):
+        try:
+            return seat_of_number(value)
+        except ValueError as error:
+            raise ConfigError("table.first_dealer", f"{error} (1 is the first of names)") from None
+    raise ConfigError("table.first_dealer", f"must be a seat number 1-4 or one of names, got {value!r}")

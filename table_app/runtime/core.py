@@ -57,6 +57,7 @@ class RefereeCore:
         self.failure: BaseException | None = None  # why the core thread stopped, if it failed
         self.last_refusal = ""  # why the last correction was refused, for the console ("": it was not)
         self.stopped = threading.Event()
+        self.beat = monotonic()  # when the core thread last went round its loop (the watchdog's pulse)
         self.game_id, self.session, self.journal_seq = self._resume(setup)
 
     # --- set-up -----------------------------------------------------------------------
@@ -99,6 +100,12 @@ class RefereeCore:
         if self._thread is not None:
             self._thread.join(timeout)
 
+    def alive(self, within_s: float) -> bool:
+        """Whether the core thread runs and went round its loop in the last ``within_s`` (it
+        does so at least every tick, so a longer silence means it is stuck)."""
+        running = self._thread is not None and self._thread.is_alive() and not self.stopped.is_set()
+        return running and self._monotonic() - self.beat < within_s
+
     def drain(self, timeout: float = 5.0) -> None:
         """Wait until every observation posted so far is processed (tests, shutdown)."""
         if self.stopped.is_set():
@@ -114,6 +121,7 @@ class RefereeCore:
         next_tick = self._monotonic()
         try:
             while True:
+                self.beat = self._monotonic()
                 try:
                     item = self._queue.get(timeout=max(0.0, next_tick - self._monotonic()))
                 except queue.Empty:
@@ -211,7 +219,9 @@ class RefereeCore:
         self.last_refusal = ""
         found = self._discard_entry(correction) if self.game_id is not None else None
         if found is None:
-            self.last_refusal = f"no journaled discard {correction.index} of seat {correction.seat} in this hand"
+            number = "?" if correction.index is None else correction.index + 1
+            who = "that seat" if correction.seat is None else self.session.game.seat_naming().en(correction.seat)
+            self.last_refusal = f"no journaled discard {number} of {who} in this hand"
             logger.warning("correction refused: %s", self.last_refusal)
             self.session = decision.session
             return self._tell((), replace(decision, correction=None))

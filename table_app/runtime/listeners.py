@@ -24,9 +24,10 @@ class TextAnnouncer:
         self._languages = languages
 
     def on_update(self, update: CoreUpdate) -> None:
+        seats = update.state.seat_naming()
         for announcement in update.announcements:
             for language in self._languages:
-                self._stream.write(f"[{language.value}] {render(announcement, language, update.state.names)}\n")
+                self._stream.write(f"[{language.value}] {render(announcement, language, seats)}\n")
         self._stream.flush()
 
 

@@ -116,7 +116,8 @@ class SpeechListener:
         self._speaker = speaker
 
     def on_update(self, update: CoreUpdate) -> None:
+        seats = update.state.seat_naming()
         for announcement in update.announcements:
-            kana = speech_kana(announcement)
+            kana = speech_kana(announcement, seats)
             if kana is not None:
                 self._speaker.say(kana)

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from table_app.announce.announcement import Announcement, AnnouncementKind, announce
 from table_app.announce.catalogue import Language, render
 from table_app.domain.seat import Seat
+from table_app.domain.seat_names import BY_NUMBER, SeatNaming
 from table_app.interpret.correction import pond_discard
 from table_app.interpret.session import Question
 from table_app.observations import ButtonPress, LinkHealth, ProfileChosen, RefereeButton, TileCorrected
@@ -45,20 +46,20 @@ _LINK = {
 }
 
 
-def announcement_text(said: Announcement, names: tuple[str, ...] = ()) -> AnnouncementText:
+def announcement_text(said: Announcement, seats: SeatNaming = BY_NUMBER) -> AnnouncementText:
     return AnnouncementText(
         said.kind.value,
         int(said.seat) if said.seat is not None else None,
-        render(said, Language.JA, names),
-        render(said, Language.EN, names),
+        render(said, Language.JA, seats),
+        render(said, Language.EN, seats),
     )
 
 
-def question_text(question: Question) -> AnnouncementText:
+def question_text(question: Question, seats: SeatNaming = BY_NUMBER) -> AnnouncementText:
     said = announce(
         AnnouncementKind.QUESTION, question.seat, question=question.id, topic=question.topic, options=question.options
     )
-    return announcement_text(said)
+    return announcement_text(said, seats)
 
 
 class RuntimeViewFeed:
@@ -81,14 +82,18 @@ class RuntimeViewFeed:
             link = _LINK[update.link]
         if update is not None and self._has_camera:
             camera = DeviceStatus.OK if update.camera_ok else DeviceStatus.LOST
-        question = question_text(update.question) if update is not None and update.question is not None else None
+        question = (
+            question_text(update.question, update.state.seat_naming())
+            if update is not None and update.question is not None
+            else None
+        )
         trays = update.trays if update is not None else None
         return RuntimeExtras(self._sequence, self._last_said, question, link, camera, trays)
 
     def on_update(self, update: CoreUpdate) -> None:
         with self._lock:
             if update.announcements:
-                self._last_said = announcement_text(update.announcements[-1], update.state.names)
+                self._last_said = announcement_text(update.announcements[-1], update.state.seat_naming())
             self._sequence += 1
             self._view = build_view(update.state, self._extras(update))
             view, listeners = self._view, self._subscribers.snapshot()
@@ -147,7 +152,7 @@ class RuntimeConsoleSink:
         assert game.hand is not None
         read = game.hand.player(Seat(command.seat)).pond[command.index].tile
         if read == command.tile:
-            return f"seat {command.seat}'s pond tile {command.index} is already {read}"
+            return f"{game.seat_naming().en(command.seat)}'s discard {command.index + 1} is already {read}"
         return ""
 
     def _choose(self, name: str) -> ConsoleReply:

@@ -7,6 +7,7 @@ from typing import Final
 
 from table_app.domain.meld import Meld
 from table_app.domain.seat import Seat, Wind
+from table_app.domain.seat_names import SeatNaming, seat_number
 from table_app.domain.tile import Tile, display_order
 from table_app.rules.state import GameState, KyokuState, PlayerState, PondTile, RiichiStage
 from table_app.view.model import (
@@ -16,6 +17,7 @@ from table_app.view.model import (
     PondTileView,
     RiichiView,
     RoundLabel,
+    SeatLabel,
     SeatView,
     TableView,
     TrayView,
@@ -141,8 +143,10 @@ def _seat_view(
 ) -> SeatView:
     wind = None if dealer is None else seat.wind(dealer)
     tray_points = None if extras.trays is None or seat >= len(extras.trays) else extras.trays[seat]
+    naming = SeatNaming(state.names, dealer)
     return SeatView(
         seat=int(seat),
+        label=SeatLabel(seat_number(seat), naming.en(seat), naming.ja(seat), naming.person(seat)),
         wind="" if wind is None else WIND_LETTERS[wind],
         wind_ja="" if wind is None else WIND_KANJI[wind],
         name=state.names[seat] if seat < len(state.names) else "",

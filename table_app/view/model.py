@@ -91,8 +91,22 @@ class TrayView:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatLabel:
+    """How people are shown this seat (``table_app.domain.seat_names``): never the index."""
+
+    number: int  # 1-4, where a plain number is needed
+    en: str  # "East (Aoki)", "East", "Aoki" or "Seat 1"
+    ja: str  # "東家（Aoki）", "東家", "Aoki" or "1番席"
+    person: str  # the name, else "Seat 1": beside a wind shown on its own
+
+    def to_json(self) -> dict[str, Any]:
+        return {"number": self.number, "en": self.en, "ja": self.ja, "person": self.person}
+
+
+@dataclass(frozen=True, slots=True)
 class SeatView:
-    seat: int
+    seat: int  # the machine's index 0-3 (JSON, mjai, tenhou.net/6); people see ``label``
+    label: SeatLabel
     wind: str  # "E", "S", "W", "N" this hand
     wind_ja: str  # 東 南 西 北
     name: str
@@ -108,6 +122,7 @@ class SeatView:
     def to_json(self) -> dict[str, Any]:
         return {
             "seat": self.seat,
+            "label": self.label.to_json(),
             "wind": self.wind,
             "wind_ja": self.wind_ja,
             "name": self.name,

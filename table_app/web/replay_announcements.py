@@ -10,7 +10,6 @@ from typing import Final
 
 from table_app.rules.events import Ankan, Chi, Daiminkan, EndGame, GameEvent, Hora, Kakan, Pon, Reach, Ryukyoku
 from table_app.rules.state import GameState
-from table_app.view.build import WIND_KANJI, WIND_NAMES
 from table_app.view.model import AnnouncementText
 
 _CALLS: Final = {Chi: ("chi", "チー", "Chi"), Pon: ("pon", "ポン", "Pon")}
@@ -27,13 +26,9 @@ _DRAWS_JA: Final = {
 
 
 def _who(state: GameState, seat: int) -> tuple[str, str]:
-    """A seat as (ja, en): its wind this hand, and the player's name when the log has one."""
-    hand = state.hand
-    name = state.names[seat] if seat < len(state.names) and state.names[seat] else f"seat {seat}"
-    if hand is None:
-        return name, name
-    wind = (seat - hand.oya) % 4
-    return f"{WIND_KANJI[wind]}家 {name}", f"{WIND_NAMES[wind]} ({name})"
+    """A seat as (ja, en), by the one convention: its wind this hand and the player's name."""
+    seats = state.seat_naming()
+    return seats.ja(seat), seats.en(seat)
 
 
 def announce(state: GameState, event: GameEvent) -> AnnouncementText | None:
@@ -68,7 +63,7 @@ def _win(state: GameState, event: Hora) -> AnnouncementText | None:
     if win is None or win.error is not None:
         return AnnouncementText("win", int(event.actor), f"{ja} {'ツモ' if tsumo else 'ロン'}", f"{en}: win")
     how_ja = "ツモ" if tsumo else "ロン"
-    how_en = "tsumo" if tsumo else f"ron from seat {int(event.target)}"
+    how_en = "tsumo" if tsumo else f"ron from {state.seat_naming().en(event.target)}"
     yaku = ", ".join(win.yaku)
     return AnnouncementText(
         "win",
@@ -83,7 +78,7 @@ def _draw(state: GameState) -> AnnouncementText | None:
     if hand is None or hand.result is None:
         return None
     ending = hand.result.ending.value
-    tenpai = ", ".join(str(int(seat)) for seat in hand.result.tenpai) or "nobody"
+    tenpai = ", ".join(state.seat_naming().en(seat) for seat in hand.result.tenpai) or "nobody"
     return AnnouncementText(
         "draw",
         None,

@@ -177,12 +177,12 @@ class ReplayConsole:
     def _correct(self, command: CorrectTile) -> ConsoleReply:
         view = self._feed.current()
         if not 0 <= command.seat < len(view.seats):
-            return ConsoleReply(False, f"no seat {command.seat} (seats are 0-3)")
-        pond = view.seats[command.seat].pond
+            return ConsoleReply(False, f"no seat {command.seat} (the API's seats are 0-3)")
+        shown = view.seats[command.seat]
+        who, pond, number = shown.label.en, shown.pond, command.index + 1
         if not 0 <= command.index < len(pond):
-            count = len(pond)
-            return ConsoleReply(False, f"seat {command.seat} has no pond tile {command.index} ({count} in the pond)")
+            return ConsoleReply(False, f"{who} has no discard {number} ({len(pond)} in the pond)")
         with self._lock:
             self._corrections.append(command)
         # A replayed log is right by definition: the correction is recorded, the log stays as it is.
-        return ConsoleReply(True, f"recorded: seat {command.seat} tile {command.index} is {command.tile}")
+        return ConsoleReply(True, f"recorded: {who}'s discard {number} is {command.tile}")

@@ -6,6 +6,7 @@ import pytest
 
 from table_app.announce import Announcement, AnnouncementKind, Language, announce, render, speech_kana
 from table_app.domain.seat import Seat
+from table_app.domain.seat_names import SeatNaming, mention
 from table_app.rules.verdicts import Reason
 
 SAMPLES: dict[AnnouncementKind, Announcement] = {
@@ -61,7 +62,7 @@ def test_every_kind_renders(kind, language):
 def test_illegal_act_names_the_rule_in_both_languages():
     a = SAMPLES[AnnouncementKind.ILLEGAL_ACT]
     assert "kuikae" in render(a, Language.EN)
-    assert "seat 3" in render(a, Language.EN)
+    assert render(a, Language.EN).startswith("Seat 3: illegal")
     assert "喰い替え" in render(a, Language.JA)
     assert "チョンボ" in render(a, Language.JA)
 
@@ -75,17 +76,17 @@ def test_every_reason_code_has_words():
 def test_win_has_yaku_han_fu_and_payments():
     en = render(SAMPLES[AnnouncementKind.WIN], Language.EN)
     ja = render(SAMPLES[AnnouncementKind.WIN], Language.JA)
-    assert "ron on seat 4" in en
+    assert "ron on Seat 4" in en
     assert "3 han 40 fu" in en
-    assert "seat 4 -5200" in en
+    assert "Seat 4 -5200" in en
     assert "立直、断么九、ドラ 1" in ja
     assert "3翻40符" in ja
 
 
 def test_exhaustive_draw_says_who_is_tenpai_and_who_pays():
     en = render(SAMPLES[AnnouncementKind.EXHAUSTIVE_DRAW], Language.EN)
-    assert "Tenpai: seat 1, seat 4" in en
-    assert "seat 2 -1500" in en
+    assert "Tenpai: Seat 1, Seat 4" in en
+    assert "Seat 2 -1500" in en
 
 
 def test_tray_off_says_by_how_much():
@@ -95,7 +96,7 @@ def test_tray_off_says_by_how_much():
 
 def test_a_correction_names_the_seat_the_discard_and_both_tiles():
     en = render(SAMPLES[AnnouncementKind.CORRECTED], Language.EN)
-    assert en == "seat 3's discard 4 corrected: 8m (read as 3m)"
+    assert en == "Seat 3's discard 4 corrected: 8m (read as 3m)"
     assert "4枚目" in render(SAMPLES[AnnouncementKind.CORRECTED], Language.JA)
 
 
@@ -125,9 +126,47 @@ def test_a_hand_start_names_the_round():
     assert render(a, Language.EN) == "East 2, 1 honba"
 
 
-def test_seats_are_called_by_name_where_known():
-    names = ("Aoki", "", "Chiba", "Doi")
+def test_without_a_hand_seats_are_called_by_name_else_by_number_1_to_4():
+    seats = SeatNaming(("Aoki", "", "Chiba", "Doi"))
     win = SAMPLES[AnnouncementKind.WIN]
-    assert render(win, Language.EN, names).startswith("seat 2 wins by ron on Doi")
-    assert "Doi -5200" in render(win, Language.EN, names)
-    assert render(SAMPLES[AnnouncementKind.RIICHI], Language.JA, names) == "Aoki：リーチ"
+    assert render(win, Language.EN, seats).startswith("Seat 2 wins by ron on Doi")
+    assert "Doi -5200" in render(win, Language.EN, seats)
+    assert render(SAMPLES[AnnouncementKind.RIICHI], Language.JA, seats) == "Aoki：リーチ"
+    assert render(SAMPLES[AnnouncementKind.RIICHI], Language.JA, SeatNaming()) == "1番席：リーチ"
+
+
+def test_in_a_hand_seats_are_called_by_this_hands_wind_and_the_players_name():
+    seats = SeatNaming(("Aoki", "Baba", "Chiba", ""), dealer=Seat.S1)  # Baba deals: Aoki is North
+    win = SAMPLES[AnnouncementKind.WIN]  # seat 1 (Baba) rons seat 3 (no name: West)
+    en = render(win, Language.EN, seats)
+    assert en.startswith("East (Baba) wins by ron on West: ")
+    assert "(East (Baba) +5200, West -5200)" in en
+    ja = render(win, Language.JA, seats)
+    assert ja.startswith("東家（Baba） 西家からロン和了")
+    assert render(SAMPLES[AnnouncementKind.RIICHI], Language.EN, seats) == "North (Aoki): riichi"
+    draw = render(SAMPLES[AnnouncementKind.EXHAUSTIVE_DRAW], Language.EN, seats)
+    assert "Tenpai: North (Aoki), West." in draw
+    assert render(SAMPLES[AnnouncementKind.CORRECTED], Language.JA, seats).startswith("南家（Chiba）の4枚目")
+    assert render(SAMPLES[AnnouncementKind.GAME_END], Language.EN, seats) == (
+        "Game over: North (Aoki) 40000, East (Baba) 30000, South (Chiba) 20000, West 10000"
+    )
+
+
+def test_a_question_names_the_seats_it_mentions_at_the_edge():
+    question = announce(
+        AnnouncementKind.QUESTION,
+        Seat.S2,
+        question=1,
+        topic=f"{mention(Seat.S2)} discarded 5m out of turn",
+        options=("it was a discard", "misread: ignore"),
+    )
+    seats = SeatNaming(("Aoki", "Baba", "Chiba", "Doi"), dealer=Seat.S0)
+    assert "West (Chiba) discarded 5m out of turn?" in render(question, Language.EN, seats)
+    assert "西家（Chiba） discarded 5m" in render(question, Language.JA, seats)
+    assert "Seat 3 discarded 5m" in render(question, Language.EN)
+
+
+def test_speech_says_the_wind_in_kana_never_the_name():
+    seats = SeatNaming(("Aoki", "Baba", "Chiba", "Doi"), dealer=Seat.S3)
+    assert speech_kana(SAMPLES[AnnouncementKind.RIICHI], seats) == "なんちゃ りーち"  # seat 0 is South
+    assert speech_kana(SAMPLES[AnnouncementKind.TRAY_OFF], seats) == "とんちゃ てんぼうが あいません"

@@ -164,7 +164,8 @@ def test_the_rendered_camera_plays_a_short_game_through_the_cli(monkeypatch, cap
     from tests.runtime.test_demo_world import short_log
     from tests.runtime.world_standins import standin_pipeline
 
-    monkeypatch.setattr("table_app.cli.demo_command.classifier_pipeline", standin_pipeline)
+    # demo_command imports it from demo_world when it runs (fast start), so it is replaced there.
+    monkeypatch.setattr("table_app.runtime.demo_world.classifier_pipeline", standin_pipeline)
     log = short_log(tmp_path, 1)
     assert main(["demo", "--fast", "--headless", "--check", "--log", str(log)]) == 0
     out, err = capsys.readouterr()

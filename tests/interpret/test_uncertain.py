@@ -5,6 +5,7 @@ from __future__ import annotations
 from table_app.announce import AnnouncementKind
 from table_app.domain.notation import parse_mjai
 from table_app.domain.seat import Seat
+from table_app.domain.seat_names import mention
 from table_app.interpret import step
 from table_app.observations import ButtonPress, MeldAppeared, PondTileAdded, RefereeButton, TileCorrected
 from table_app.rules.events import Dahai, Pon
@@ -32,7 +33,7 @@ def test_an_uncertain_discard_is_taken_as_read_and_put_to_the_referee():
     assert table.events[-1] == Dahai(Seat.S0, M1, tsumogiri=False)  # the game goes on with it
     (asked,) = questions(said)
     assert "uncertain tile" in asked.text_param("topic")
-    assert "seat 1 discarded 1m" in asked.text_param("topic")
+    assert f"{mention(Seat.S0)} discarded 1m" in asked.text_param("topic")  # named at the edge
     assert table.session.question is not None
     events = len(table.events)
     table.see(ButtonPress(2.0, RefereeButton.CONFIRM))  # confirmed: nothing changes
@@ -65,7 +66,7 @@ def test_an_uncertain_meld_is_asked_about():
     said = table.see(MeldAppeared(2.0, Seat.S2, (Z5, Z5, Z5), Z5, Seat.S0, confidence=0.4))
     assert isinstance(table.events[-1], Pon)
     (asked,) = questions(said)
-    assert "seat 3 melded" in asked.text_param("topic")
+    assert f"{mention(Seat.S2)} melded" in asked.text_param("topic")
 
 
 def test_a_pending_question_is_not_replaced():

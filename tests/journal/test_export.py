@@ -46,6 +46,9 @@ def _comparable(events):
 
 
 def _plain(event):
+    # A call's own tiles are a set: tenhou.net/6 lists them as Tenhou does (by kind, red last).
+    if hasattr(event, "consumed"):
+        event = replace(event, consumed=tuple(sorted(event.consumed, key=lambda t: (t.kind, t.red))))
     if isinstance(event, Hora):
         return replace(event, hand=None)
     if isinstance(event, Ryukyoku):
@@ -82,6 +85,18 @@ def test_games_lists_standings(kept, capsys):
     assert len(lines) == len(games)
     assert "1. Dさん 38900 (+49.0)" in lines[0]
     assert "finished" in lines[0]
+
+
+def test_games_calls_a_seat_without_a_name_by_its_number_1_to_4(tmp_path, capsys):
+    from table_app.journal.store import GameStore
+
+    store = GameStore(tmp_path / "t.db")
+    store.new_game("tenhou", ("Aoki", "Baba", "Chiba", ""), (25000, 25000, 25000, 25000), 0.0)
+    store.close()
+    assert main(["games", "--db", str(tmp_path / "t.db")]) == 0
+    out = capsys.readouterr().out
+    assert "Seat 4 25000" in out
+    assert "seat 3" not in out.lower()
 
 
 def test_export_of_an_unknown_game_names_it(kept, capsys):

@@ -15,8 +15,10 @@ from pathlib import Path
 import pytest
 
 from table_app.cli import main
+from table_app.demo_data import DEMO_LOG
 from table_app.journal import GameStore, JournalError, JournalLockedError
-from table_app.rules.events import StartGame
+from table_app.logs import read_log
+from table_app.rules.events import EndKyoku, StartGame
 from table_app.rules.profiles import TENHOU
 
 HOLD = """
@@ -32,10 +34,17 @@ def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def _first_hand() -> list:
+    """The shipped demo game up to the end of its first hand (an mjai export needs one)."""
+    events = read_log(DEMO_LOG)[0].events
+    end = next(i for i, e in enumerate(events) if isinstance(e, EndKyoku))
+    return [StartGame(("a", "b", "c", "d")), *events[1 : end + 1]]
+
+
 def _journal_with_a_game(path: Path) -> None:
     store = GameStore(path)
     game = store.new_game(TENHOU.name, ("a", "b", "c", "d"), (25000,) * 4, at=0.0)
-    store.append(game, StartGame(("a", "b", "c", "d")), at=1.0)
+    store.append_all(game, _first_hand(), at=1.0)
     store.close()
 
 

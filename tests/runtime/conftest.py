@@ -6,10 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.shared_data import shared_path
+
 
 @pytest.fixture(scope="session")
-def logs_dir(shared_dir: Path) -> Path:
-    path = shared_dir / "data" / "logs"
-    if not path.is_dir():
-        pytest.skip(f"no shared logs at {path}")
-    return path
+def logs_dir() -> Path:
+    return shared_path("data", "logs")

@@ -19,12 +19,24 @@ def test_the_example_file_reads():
     assert config.names == ("Aoki", "Baba", "Chiba", "Doi")
     assert config.db == ROOT / "examples" / "jantaku.db"  # relative to the file
     assert config.link is not None
-    assert config.link.port == "/dev/ttyACM0"
+    assert config.link.port == "/dev/jantaku-board"  # the udev rule's stable name (deploy/udev)
     assert config.panel is not None
     assert config.panel.riichi_leds == (6, 13, 19, 26)
     assert config.camera is None
     assert config.feed is None
     assert config.settle_s == 2.0
+
+
+@pytest.mark.parametrize(("value", "seat"), [("1", Seat.S0), ("4", Seat.S3), ('"Chiba"', Seat.S2)])
+def test_the_first_dealer_is_a_seat_number_1_to_4_or_a_players_name(value, seat):
+    text = f'[table]\nnames = ["Aoki", "Baba", "Chiba", "Doi"]\nfirst_dealer = {value}'
+    assert parse_config(text, Path("/srv/table")).first_dealer is seat
+
+
+def test_a_first_dealer_of_0_says_seats_are_numbered_1_to_4():
+    message = r"table.first_dealer: seats are numbered 1-4, got 0 \(1 is the first of names\)"
+    with pytest.raises(ConfigError, match=message):
+        parse_config("[table]\nfirst_dealer = 0", Path("/srv/table"))
 
 
 def test_defaults_for_an_empty_file():
@@ -63,7 +75,9 @@ def test_the_confidence_floor_reaches_the_referee(tmp_path):
     [
         ('[table]\nprofile = "wrc"', "table.profile"),
         ('[table]\nnames = ["a", "b"]', "table.names"),
-        ("[table]\nfirst_dealer = 4", "table.first_dealer"),
+        ("[table]\nfirst_dealer = 5", "table.first_dealer"),
+        ("[table]\nfirst_dealer = 0", "table.first_dealer"),
+        ('[table]\nfirst_dealer = "Nobody"', "table.first_dealer"),
         ('[table]\nlanguages = ["fr"]', "table.languages"),
         ('[table]\nspeech = "yes"', "table.speech"),
         ("[table]\nsettle_s = -1", "table.settle_s"),

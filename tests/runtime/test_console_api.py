@@ -70,7 +70,7 @@ def test_any_pond_tile_is_corrected_and_journaled_as_its_own_record(table, tmp_p
     assert (reply.status, reply.json()) == (200, {"accepted": True, "reason": ""})
     state = table.state()
     assert [t["tile"] for t in state["seats"][0]["pond"]] == ["2m"]
-    assert state["announcement"]["en"] == "seat 1's discard 1 corrected: 2m (read as 1m)"
+    assert state["announcement"]["en"] == "East's discard 1 corrected: 2m (read as 1m)"
     assert [t["tile"] for t in state["seats"][2]["pond"]] == ["1z"]  # the game goes on as it was
     kinds = [k for (k,) in sqlite3.connect(tmp_path / "table.db").execute("SELECT kind FROM journal ORDER BY seq")]
     assert kinds[-1] == "correct"
@@ -83,9 +83,9 @@ def test_any_pond_tile_is_corrected_and_journaled_as_its_own_record(table, tmp_p
 @pytest.mark.parametrize(
     ("body", "status", "message"),
     [
-        ({"seat": 3, "index": 0, "tile": "2m"}, 409, "seat 3 has no pond tile 0 (its pond holds 0)"),
-        ({"seat": 1, "index": 4, "tile": "2m"}, 409, "seat 1 has no pond tile 4 (its pond holds 1)"),
-        ({"seat": 1, "index": 0, "tile": "9p"}, 409, "seat 1's pond tile 0 is already 9p"),
+        ({"seat": 3, "index": 0, "tile": "2m"}, 409, "North has no discard 1 (their pond holds 0)"),
+        ({"seat": 1, "index": 4, "tile": "2m"}, 409, "South has no discard 5 (their pond holds 1)"),
+        ({"seat": 1, "index": 0, "tile": "9p"}, 409, "South's discard 1 is already 9p"),
         ({"seat": 7, "index": 0, "tile": "2m"}, 400, "field 'seat' must be 0-3, got 7"),
         ({"seat": 1, "index": -1, "tile": "2m"}, 400, "field 'index' must be 0-200, got -1"),
         ({"seat": 1, "index": 0, "tile": "10m"}, 400, "field 'tile': unknown tile"),

@@ -57,12 +57,13 @@ def test_the_console_corrects_an_older_pond_tile_and_shows_a_refusal(tmp_path):
             # Seat 0's first discard, not the last one on the table: picked in the pond, retyped.
             browser.find_element(By.CSS_SELECTOR, '#seats .seat[data-seat="0"] img.tile[data-index="0"]').click()
             assert browser.find_element(By.ID, "correct-seat").get_attribute("value") == "0"
-            assert browser.find_element(By.ID, "correct-index").get_attribute("value") == "0"
+            assert browser.find_element(By.ID, "correct-number").get_attribute("value") == "1"  # counted from 1
             browser.find_element(By.ID, "correct-tile").send_keys("2m")
             browser.find_element(By.CSS_SELECTOR, "#correct button").click()
             _wait(browser, lambda d: "correct-tile: accepted" in d.find_element(By.ID, "reply").text, "refused")
             _wait(browser, lambda d: _pond(d, 0) == ["2m.png", "4s.png"], "the corrected tile is not shown")
             _wait(browser, lambda d: "corrected" in d.find_element(By.ID, "announce-en").text, "not announced")
+            assert browser.find_element(By.ID, "announce-en").text == "East's discard 1 corrected: 2m (read as 1m)"
             assert core.session.game.hand.player(Seat.S0).pond[0].tile == parse_mjai("2m")
             browser.save_screenshot(str(screenshot_path("console-correction.png")))
             # A hand is in play: the profile cannot change, and the console says why.

@@ -21,14 +21,21 @@ def test_a_fed_game_is_refereed_kept_and_exports_to_a_log_that_checks(tmp_path, 
     config.write_text(f'[table]\ndb = "t.db"\n[feed]\nlog = "{log}"\npace_s = 0\n', encoding="utf-8")
     assert main(["run", "--config", str(config), "--until-end"]) == 0
     out = capsys.readouterr().out
-    assert "[en] seat 1 wins by tsumo" in out
+    assert "[en] East wins by tsumo" in out  # seats by this hand's wind (no names configured)
     assert "[ja] 支払い完了" in out
     assert "scores 60000 -1700 32700 9000" in out
     assert main(["games", "--db", str(tmp_path / "t.db")]) == 0
     assert "5 hands  finished" in capsys.readouterr().out
     exported = tmp_path / "game.jsonl"
-    assert main(["export", "1", "--format", "mjai", "--db", str(tmp_path / "t.db"), "-o", str(exported)]) == 0
-    assert '"?"' in exported.read_text(encoding="utf-8")  # hidden tiles stay hidden
+    # The camera saw no hand but the ones laid open: mjai readers need every tile.
+    assert main(["export", "1", "--format", "mjai", "--db", str(tmp_path / "t.db"), "-o", str(exported)]) == 2
+    assert "--fill-hidden" in capsys.readouterr().err
+    assert not exported.exists()
+    export = ["export", "1", "--format", "mjai", "--db", str(tmp_path / "t.db"), "-o", str(exported), "--fill-hidden"]
+    assert main(export) == 0
+    text = exported.read_text(encoding="utf-8")
+    assert '"?"' not in text
+    assert '"filled_lines"' in text.splitlines()[0]
     assert main(["replay", "--check", str(exported)]) == 0
     assert "1 games, 5 hands, 0 mismatches" in capsys.readouterr().out
     assert main(["export", "1", "--format", "tenhou", "--db", str(tmp_path / "t.db")]) == 2

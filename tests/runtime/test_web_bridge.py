@@ -63,9 +63,9 @@ def test_console_commands_reach_the_core(tmp_path):
             core.post(observation)
         core.drain()
         refused = sink.submit(CorrectTile(0, 1, parse_mjai("2m")))
-        assert (refused.accepted, refused.reason) == (False, "seat 0 has no pond tile 1 (its pond holds 1)")
+        assert (refused.accepted, refused.reason) == (False, "East has no discard 2 (their pond holds 1)")
         same = sink.submit(CorrectTile(0, 0, parse_mjai("1m")))
-        assert (same.accepted, same.reason) == (False, "seat 0's pond tile 0 is already 1m")
+        assert (same.accepted, same.reason) == (False, "East's discard 1 is already 1m")
         assert sink.submit(CorrectTile(0, 0, parse_mjai("2m"))).accepted  # not the last discard
         assert core.session.game.hand.player(Seat.S0).pond[0].tile == parse_mjai("2m")
         assert feed.current().seats[0].pond[0].tile == "2m"

@@ -7,7 +7,7 @@ import pytest
 from table_app.cli import main
 from vision.classifier import DEFAULT_MODEL, OnnxTileClassifier
 from vision.crops import crop_tile
-from vision.enrollment.enroll import enroll_tiles, measure
+from vision.enrollment.enroll import ENROLL_STAGES, enroll_tiles, measure
 from vision.enrollment.enrollment_file import EnrollmentError, load_enrollment, save_enrollment
 from vision.enrollment.sheet import GRID_LABELS, SheetNotFoundError, cut_enrollment_tiles, draw_enrollment_sheet
 from vision.render.enrollment_grid import render_enrollment_grid
@@ -31,8 +31,18 @@ def grid():
 
 
 @pytest.fixture(scope="module")
-def enrollment(grid, classifier):
-    return enroll_tiles(grid.image, cut_enrollment_tiles(grid.image), classifier)
+def stages_done():
+    return []
+
+
+@pytest.fixture(scope="module")
+def enrollment(grid, classifier, stages_done):
+    return enroll_tiles(grid.image, cut_enrollment_tiles(grid.image), classifier, finished=stages_done.append)
+
+
+def test_enrollment_reports_each_stage_as_it_is_done(enrollment, stages_done):
+    """What `vision enroll`'s progress bar counts."""
+    assert tuple(stages_done) == ENROLL_STAGES
 
 
 @pytest.fixture(scope="module")

@@ -27,6 +27,7 @@ from table_app.rules.events import (
     StartKyoku,
 )
 from table_app.rules.profiles import TENHOU
+from tests.shared_data import shared_path
 from vision.render.game_scene import EMPTY_TABLE, called_meld, closed_kan, game_scenes
 
 
@@ -45,11 +46,8 @@ def _before(scenes, index):
 
 
 @pytest.fixture(scope="module")
-def logs_dir(shared_dir):
-    path = shared_dir / "data" / "logs"
-    if not path.is_dir():
-        pytest.skip(f"no shared logs at {path}")
-    return path
+def logs_dir():
+    return shared_path("data", "logs")
 
 
 @pytest.fixture(scope="module")

@@ -19,6 +19,7 @@ from table_app.rules.events import Ankan, Daiminkan, Kakan, StartKyoku
 from table_app.rules.fold import replay
 from table_app.rules.profiles import TENHOU
 from tests.interpret.helpers import FALSE_ALARMS, Table
+from tests.shared_data import shared_path
 from tests.vision.perfect_table import perfect_readings
 from vision.reading import TableReading
 from vision.tracking import Tracker
@@ -27,10 +28,8 @@ FIXTURES = ("kan", "ron", "riichi", "kyuusyu", "nm", "reach4", "four-winds", "do
 
 
 @pytest.fixture(scope="module")
-def games(shared_dir):
-    logs = shared_dir / "data" / "logs"
-    if not logs.is_dir():
-        pytest.skip(f"no shared logs at {logs}")
+def games():
+    logs = shared_path("data", "logs")
     paths = sorted((logs / "tenhou6_json").iterdir())[:10]
     paths += [p for p in sorted((logs / "mjx_fixtures").iterdir()) if any(word in p.name for word in FIXTURES)]
     return [g for p in paths for g in read_log(p) if g.players == 4 and g.rules.unsupported is None]

@@ -4,10 +4,11 @@ import numpy as np
 import pytest
 
 from table_app.cli import main
+from tests.terminal import jantaku_with_stderr_on_a_terminal
 from vision.evaluation import DetectionScore, match_quads
 from vision.label_eval import score_labelled_images
-from vision.label_file import LabelFileError, LabelledTile, load_labels
-from vision.labels import label_name
+from vision.label_file import LabelFileError, LabelledTile, load_ignored, load_labels
+from vision.labels import is_red_label, label_name
 from vision.render.labelled_set import write_rendered_set
 from vision.render.renderer import RenderOptions
 from vision.tile_art import ArtStyle
@@ -80,6 +81,19 @@ def test_a_stricter_iou_matches_fewer_tiles(rendered_set, capsys):
     assert strict["matched"] < loose["matched"]
 
 
+def test_eval_shows_a_bar_over_the_photos_on_a_terminal_and_none_with_json(rendered_set):
+    status, stdout, terminal_output = jantaku_with_stderr_on_a_terminal("vision", "eval", "--labels", str(rendered_set))
+    assert status == 0
+    assert "eval [" in terminal_output
+    assert "2/2" in terminal_output
+    assert "eval [" not in stdout
+    status, _, terminal_output = jantaku_with_stderr_on_a_terminal(
+        "vision", "eval", "--labels", str(rendered_set), "--json"
+    )
+    assert status == 0
+    assert "eval [" not in terminal_output
+
+
 def test_eval_text_names_the_figures(rendered_set, capsys):
     assert main(["vision", "eval", "--labels", str(rendered_set)]) == 0
     out = capsys.readouterr().out
@@ -142,3 +156,43 @@ def test_the_overlap_rule_only_removes_matches():
     score = DetectionScore()
     score.add([_Perfect(LabelledTile(0, square, None))], [_Perfect(LabelledTile(0, shifted, True))], 10.0, 0.6)
     assert (score.matched, score.truths, score.detections) == (0, 1, 1)
+
+
+def test_a_red_five_the_detector_missed_still_counts_as_labelled_and_not_found(rendered_set):
+    labels = load_labels(rendered_set)
+    name, tiles = next((n, t) for n, t in labels.items() if any(is_red_label(x.label) for x in t))
+    reds = [x for x in tiles if is_red_label(x.label)]
+    others = [x for x in tiles if not is_red_label(x.label)]
+    score, _ = score_labelled_images({name: tiles}, rendered_set.parent, lambda _i: [_Perfect(x) for x in others], 0.5)
+    assert score.red_truths == len(reds)
+    assert score.red_recall == 0.0
+    score, _ = score_labelled_images({name: tiles}, rendered_set.parent, lambda _i: [_Perfect(x) for x in tiles], 0.5)
+    assert score.red_recall == 1.0
+
+
+def test_detections_on_ignored_boxes_count_neither_as_found_nor_as_false(rendered_set, tmp_path):
+    labels = load_labels(rendered_set)
+    name, tiles = next(iter(labels.items()))
+    kept, dropped = tiles[1:], tiles[0]
+    x0, y0 = dropped.corners.min(axis=0)
+    x1, y1 = dropped.corners.max(axis=0)
+    document = json.loads(rendered_set.read_text(encoding="utf-8"))
+    document["images"] = {name: [t.as_json() for t in kept]}
+    document["ignore"] = {name: [[float(x0), float(y0), float(x1), float(y1)]]}
+    path = tmp_path / "labels.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    ignored = load_ignored(path)
+    assert ignored == {name: ((float(x0), float(y0), float(x1), float(y1)),)}
+    detect = lambda _image: [_Perfect(x) for x in tiles]  # noqa: E731 - finds the ignored tile too
+    score, _ = score_labelled_images(load_labels(path), rendered_set.parent, detect, 0.5, ignored)
+    assert score.truths == score.detections == score.matched == len(kept)
+    score, _ = score_labelled_images(load_labels(path), rendered_set.parent, detect, 0.5)
+    assert score.detections == len(tiles)
+    assert score.precision < 1.0
+
+
+def test_a_malformed_ignore_entry_names_the_file_and_image(tmp_path):
+    path = tmp_path / "labels.json"
+    path.write_text(json.dumps({"images": {}, "ignore": {"a.jpg": [[5, 5, 1, 1]]}}), encoding="utf-8")
+    with pytest.raises(LabelFileError, match=r"labels.json: ignore\['a.jpg'\]\[0\]: box .* x1 > x0"):
+        load_ignored(path)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
@@ -13,6 +12,7 @@ from table_app.rules.record import GameLog
 from table_app.web.background import BackgroundWebServer
 from table_app.web.replay_feed import ReplayConsole, ReplayFeed
 from table_app.web.server import create_app
+from tests.shared_data import shared_path
 
 #: A short Tenhou game (759 events) whose first hand has a chi, a pon, a riichi and a ron.
 GAME_FILE = "data/logs/mjx_full/2010110100gm-00a9-0000-de3472e8.mjlog"
@@ -20,11 +20,8 @@ TOKEN = "test-referee-token"
 
 
 @pytest.fixture(scope="session")
-def game_log(shared_dir: Path) -> GameLog:
-    path = shared_dir / GAME_FILE
-    if not path.is_file():
-        pytest.skip(f"the test game {path} is not in the shared data")
-    return read_log(path)[0]
+def game_log() -> GameLog:
+    return read_log(shared_path(GAME_FILE))[0]
 
 
 @dataclass

@@ -300,3 +300,75 @@ def test_the_display_shows_the_referees_question_tray_differences_and_a_lost_lin
         browser.save_screenshot(str(screenshot_path("display-runtime-extras.png")))
     finally:
         server.stop()
+
+
+def _login(driver, url):
+    from selenium.webdriver.common.by import By
+
+    driver.delete_all_cookies()
+    driver.get(f"{url}/console")
+    _wait(driver, lambda d: d.find_element(By.ID, "login").is_displayed(), "no login form")
+    driver.find_element(By.ID, "token").send_keys(TOKEN)
+    driver.find_element(By.ID, "login-button").click()
+    _wait(driver, lambda d: d.find_element(By.ID, "desk").is_displayed(), "the console did not open with the token")
+
+
+def _into_a_hand_dealt_by_seat_1(served, game_log) -> int:
+    """Steps into the first hand seat 1 deals, until seat 1 has discarded twice; returns its start."""
+    from table_app.rules.events import StartKyoku
+
+    dealt = next(i for i, e in enumerate(game_log.events) if isinstance(e, StartKyoku) and e.oya == 1)
+    step_to(served.feed, dealt + 1)
+    while len(served.feed.current().seats[1].pond) < 2:
+        assert served.feed.step()
+    return dealt
+
+
+def test_every_page_names_a_seat_by_this_hands_wind_and_the_players_name(browser, served, game_log):
+
+    _into_a_hand_dealt_by_seat_1(served, game_log)
+    view = served.feed.current()
+    names = [seat.name for seat in view.seats]
+    for page in ("/", "/overlay"):
+        browser.get(f"{served.url}{page}")
+        _shows_sequence(browser, view.sequence)
+        shown = [
+            (_text(browser, f'.seat[data-seat="{s}"] .wind'), _text(browser, f'.seat[data-seat="{s}"] .name'))
+            for s in range(4)
+        ]
+        assert shown == [("北", names[0]), ("東", names[1]), ("南", names[2]), ("西", names[3])], page
+    _login(browser, served.url)
+    _shows_sequence(browser, view.sequence)
+    labels = [_text(browser, f'#seats .seat[data-seat="{s}"] .label') for s in range(4)]
+    assert labels[0].startswith(f"North ({names[0]}) ")
+    assert labels[1].startswith(f"East ({names[1]}) ")
+    assert "0" not in [label.split()[0] for label in labels]  # no seat index anywhere a person reads
+
+
+def test_a_console_correction_acts_on_the_player_the_referee_picked_by_name(browser, served, game_log):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    _into_a_hand_dealt_by_seat_1(served, game_log)
+    view = served.feed.current()
+    _login(browser, served.url)
+    _shows_sequence(browser, view.sequence)
+    choice = Select(browser.find_element(By.ID, "correct-seat"))
+    options = [option.text for option in choice.options]
+    assert options == [seat.label.en for seat in view.seats]
+    assert options[1] == f"East ({view.seats[1].name})"
+    choice.select_by_visible_text(options[1])  # the dealer, as the referee sees them
+    number = browser.find_element(By.ID, "correct-number")
+    number.clear()
+    number.send_keys("2")  # their second discard, counted from 1
+    browser.find_element(By.ID, "correct-tile").send_keys("7z")
+    browser.find_element(By.ID, "correct-button").click()
+    _wait(browser, lambda d: "correct-tile: accepted" in d.find_element(By.ID, "reply").text, "correction refused")
+    correction = served.console.corrections[-1]
+    assert (correction.seat, correction.index, str(correction.tile)) == (1, 1, "7z")
+    assert f"East ({view.seats[1].name})'s discard 2 is 7z" in _text(browser, "#reply")
+
+    # A tap on a pond tile picks that player and that discard in the form.
+    browser.find_element(By.CSS_SELECTOR, '#seats .seat[data-seat="2"] img.tile[data-index="0"]').click()
+    assert Select(browser.find_element(By.ID, "correct-seat")).first_selected_option.text == options[2]
+    assert browser.find_element(By.ID, "correct-number").get_attribute("value") == "1"

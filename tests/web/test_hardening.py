@@ -308,7 +308,8 @@ def test_hundreds_of_idle_connections_do_not_starve_the_display(guarded, caplog)
         guard = guarded.server.guard
         assert guard is not None
         assert guard.held <= 64
-        assert guard.evicted >= 300 - 64
+        # closed to make room, or (on a slow machine, the fixture's 1 s) for sending no request head
+        assert guard.evicted + guard.timed_out >= 300 - 64
     finally:
         for connection in idle:
             connection.close()

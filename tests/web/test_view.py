@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from table_app.domain.tile import all_kinds, red_fives
-from table_app.rules.events import Chi, Dahai, EndKyoku, Hora, Pon, Reach
+from table_app.rules.events import Chi, Dahai, EndKyoku, Hora, Pon, Reach, StartKyoku
 from table_app.rules.fold import apply, new_game, replay
 from table_app.rules.record import GameLog
 from table_app.view.build import RuntimeExtras, build_view
@@ -150,3 +150,28 @@ def test_every_tile_the_view_can_name_has_a_picture():
     codes = [str(tile) for tile in (*all_kinds(), *red_fives())] + ["back"]
     missing = [code for code in codes if not (tiles / f"{code}.png").is_file()]
     assert missing == []
+
+
+def test_seats_are_labelled_for_people_by_wind_and_name_never_by_index(game_log):
+    before = build_view(new_game())
+    assert [(s.label.number, s.label.en, s.label.ja, s.label.person) for s in before.seats][:2] == [
+        (1, "Seat 1", "1番席", "Seat 1"),
+        (2, "Seat 2", "2番席", "Seat 2"),
+    ]
+    dealt = next(i for i, e in enumerate(game_log.events) if isinstance(e, StartKyoku) and e.oya == 1)
+    state = replay(game_log.events[: dealt + 1])
+    assert state.hand is not None
+    assert state.hand.oya == 1  # the deal moved on: seat 0 is North now
+    view = build_view(state)
+    names = state.names
+    assert [s.label.en for s in view.seats] == [
+        f"North ({names[0]})",
+        f"East ({names[1]})",
+        f"South ({names[2]})",
+        f"West ({names[3]})",
+    ]
+    assert view.seats[1].label.ja == f"東家（{names[1]}）"
+    assert [s.label.person for s in view.seats] == list(names)
+    assert [s.label.number for s in view.seats] == [1, 2, 3, 4]
+    shown = view.to_json()["seats"][0]
+    assert (shown["seat"], shown["label"]["number"], shown["label"]["en"]) == (0, 1, f"North ({names[0]})")

@@ -9,11 +9,11 @@ corners in portrait order and leaves which short edge is the top to the classifi
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 import numpy as np
-import onnxruntime
 
 from models import MODELS_DIR
 from vision.find import centres
@@ -21,6 +21,7 @@ from vision.find.centres import CHANNELS, STRIDE, decode_peaks, net_input, norma
 from vision.find.finder import FindResult, FoundTile
 from vision.find.seams import TileSize
 from vision.model_file import load_model_metadata
+from vision.onnx_runtime import onnxruntime
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +34,18 @@ _BORDER_PX: Final = 2.0  # tiles cut by the frame's edge are dropped, as the cla
 TYPICAL_TILE_LONG_PX: Final = 15.0
 WELL_SEEN_PX: Final = (13.0, 17.5)
 _LONG_SIDE_RANGE: Final = (64, 2048)
+#: A model whose metadata says ``"looks": "pyramid"`` learnt to ignore tiles much longer than it
+#: was taught (zoomed-in photo frames with empty targets). Such a frame is looked at on a
+#: pyramid of scales, each half the one before, and each look keeps the tiles whose long edge
+#: comes out in ``PYRAMID_KEEP_PX`` (the finest look keeps every smaller one too, the coarsest
+#: every longer one): one pyramid finds tiles 15 to 400 px long in one frame, with no hint.
+PYRAMID_KEEP_PX: Final = (12.0, 24.0)
+#: Tiles this short at the first look are seen better at a finer one: the pyramid then starts
+#: where they come out ``TYPICAL_TILE_LONG_PX`` long.
+PYRAMID_FINER_BELOW_PX: Final = 9.0
+#: Two looks' tiles whose centres lie closer than this share of the shorter face's short
+#: edge are one tile; the surer peak stays.
+_SAME_TILE: Final = 0.6
 
 
 class DetectorModelError(RuntimeError):
@@ -65,6 +78,7 @@ class LearntTileFinder:
         self._session = onnxruntime.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
         self._input_name = self._session.get_inputs()[0].name
         self.tile_height = tile_height
+        self.pyramid = metadata.get("looks") == "pyramid"
         log.debug("loaded tile detector %s", model_path)
 
     def find(self, image: np.ndarray) -> FindResult:
@@ -73,6 +87,8 @@ class LearntTileFinder:
         longest = max(image.shape[:2])
         if self.tile_height is not None:
             return self._find_at(image, self._long_side_for(longest, self.tile_height))
+        if self.pyramid:
+            return self._find_on_pyramid(image)
         found = self._find_at(image, self.long_side)
         if found.tile_size is None:
             return found
@@ -87,22 +103,71 @@ class LearntTileFinder:
         return int(np.clip(wanted, *_LONG_SIDE_RANGE))
 
     def _find_at(self, image: np.ndarray, long_side: int) -> FindResult:
+        tiles = self._look(image, long_side, (0.0, float("inf")))
+        if not tiles:
+            return FindResult((), None)
+        size = TileSize(float(np.median([t.short for t in tiles])), float(np.median([t.long for t in tiles])))
+        log.debug("found %d tiles of %.0f×%.0f px at %d px", len(tiles), size.width, size.height, long_side)
+        return FindResult(tuple(t.tile for t in tiles), size)
+
+    def _find_on_pyramid(self, image: np.ndarray) -> FindResult:
+        longest = max(image.shape[:2])
+        first = self.long_side
+        sizes = [t.long * first / longest for t in self._look(image, first, (0.0, float("inf")))]
+        if sizes and float(np.median(sizes)) < PYRAMID_FINER_BELOW_PX:
+            first = self._long_side_for(longest, float(np.median(sizes)) * longest / first)
+        looks = [first]
+        while looks[-1] // 2 >= _LONG_SIDE_RANGE[0]:
+            looks.append(looks[-1] // 2)
+        tiles: list[_Look] = []
+        for index, long_side in enumerate(looks):
+            low = 0.0 if index == 0 else PYRAMID_KEEP_PX[0]
+            high = float("inf") if index == len(looks) - 1 else PYRAMID_KEEP_PX[1]
+            tiles.extend(self._look(image, long_side, (low, high)))
+        kept = _one_per_tile(tiles)
+        if not kept:
+            return FindResult((), None)
+        size = TileSize(float(np.median([t.short for t in kept])), float(np.median([t.long for t in kept])))
+        log.debug("found %d tiles on looks %s, median %.0f×%.0f px", len(kept), looks, size.width, size.height)
+        return FindResult(tuple(t.tile for t in kept), size)
+
+    def _look(self, image: np.ndarray, long_side: int, keep_long: tuple[float, float]) -> list[_Look]:
+        """The tiles of one look at ``long_side`` whose long edge, in input pixels, is in ``keep_long``."""
         ready = net_input(image, long_side)
         output = np.asarray(self._session.run(None, {self._input_name: normalised(ready.pixels[None])})[0])[0]
         height, width = image.shape[:2]
         tiles = []
         for peak in centres.turned_across_row(decode_peaks(output, self.threshold)):
+            if not keep_long[0] <= peak.long < keep_long[1]:
+                continue
             corners = portrait_corners(peak, ready.scale)
             if _inside(corners, width, height):
-                tiles.append((FoundTile(corners, peak.sideways > centres.SIDEWAYS_ABOVE), peak.long, peak.short))
-        if not tiles:
-            return FindResult((), None)
-        size = TileSize(
-            float(np.median([s for _, _, s in tiles])) / ready.scale,
-            float(np.median([long for _, long, _ in tiles])) / ready.scale,
-        )
-        log.debug("found %d tiles of %.0f×%.0f px at %d px", len(tiles), size.width, size.height, long_side)
-        return FindResult(tuple(t for t, _, _ in tiles), size)
+                tile = FoundTile(corners, peak.sideways > centres.SIDEWAYS_ABOVE)
+                tiles.append(_Look(tile, peak.long / ready.scale, peak.short / ready.scale, peak.score))
+        return tiles
+
+
+@dataclass(frozen=True, slots=True)
+class _Look:
+    """A tile one look found, with its size in frame pixels and its peak's height."""
+
+    tile: FoundTile
+    long: float
+    short: float
+    score: float
+
+
+def _one_per_tile(tiles: list[_Look]) -> list[_Look]:
+    """The surest of the tiles several looks found in one place."""
+    kept: list[_Look] = []
+    for tile in sorted(tiles, key=lambda t: -t.score):
+        centre = tile.tile.corners.mean(axis=0)
+        if all(
+            np.linalg.norm(centre - other.tile.corners.mean(axis=0)) >= _SAME_TILE * min(tile.short, other.short)
+            for other in kept
+        ):
+            kept.append(tile)
+    return kept
 
 
 def _check_image(image: np.ndarray) -> None:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 import cv2
@@ -13,7 +14,7 @@ from vision.render.renderer import RenderOptions, render_table
 LABELS_NAME = "labels.json"
 
 
-def write_rendered_set(out: Path, seeds: range, options: RenderOptions) -> Path:
+def write_rendered_set(out: Path, seeds: Iterable[int], options: RenderOptions) -> Path:
     """One JPEG per seed (``table-SEED.jpg``) and ``labels.json`` in ``out``; returns the label file."""
     out.mkdir(parents=True, exist_ok=True)
     images: dict[str, list[LabelledTile]] = {}

@@ -11,12 +11,14 @@ whose bump is largest there winning. Their losses are weighted by that bump.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
 from vision.find.centres import STRIDE, net_input
-from vision.render.renderer import RenderOptions, TileTruth, render_table, with_art
+from vision.render.renderer import RenderOptions, render_table, with_art
 from vision.tile_art import ArtStyle
 from vision.tile_palette import Palette, palette_of_table
 
@@ -67,7 +69,17 @@ def render_frames(
     return FrameSet(np.stack(inputs), np.stack(targets), tuple(truths), tuple(sideways))
 
 
-def target_maps(input_shape: tuple[int, int], truths: tuple[TileTruth, ...], scale: float) -> np.ndarray:
+class FaceTruth(Protocol):
+    """What the targets are made from: a face's corners (face order) and whether it lies sideways."""
+
+    @property
+    def corners(self) -> np.ndarray: ...
+
+    @property
+    def sideways(self) -> bool: ...
+
+
+def target_maps(input_shape: tuple[int, int], truths: Sequence[FaceTruth], scale: float) -> np.ndarray:
     """The 9×h×w float16 targets of one frame (input pixels = frame pixels × ``scale``)."""
     grid_h, grid_w = input_shape[0] // STRIDE, input_shape[1] // STRIDE
     maps = np.zeros((TARGET_CHANNELS, grid_h, grid_w), np.float32)

@@ -16,18 +16,22 @@ import logging
 import math
 import time
 from dataclasses import dataclass, fields
+from pathlib import Path
 
 import numpy as np
 import torch
 from torch import nn
 
-from vision.labels import LABEL_COUNT
+from table_app.progress import progress
+from vision.labels import LABEL_COUNT, kind_of_label
 from vision.tile_art import ArtStyle
 from vision.training.batches import to_tensor
 from vision.training.dataset import CropSet, render_crops, training_art
 from vision.training.export import code_version, export_model
 from vision.training.metrics import evaluate, outliers_read_as_sure
 from vision.training.model import MEAN, STD, TileNet
+from vision.training.onnx_weights import classifier_from_onnx, freeze_batch_norm
+from vision.training.photo_crops import PhotoCrops, photo_crops
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +47,9 @@ class Recipe:
     learning_rate: float = 3e-3
     outliers_per_batch: int = 16
     outlier_weight: float = 0.5
+    photos_per_batch: int = 32  # crops of real photographs in each batch (with --photos)
+    threads: int = 1
+    init: str = ""  # an ONNX classifier to start from (fine-tuning; batch norm statistics stay fixed)
 
 
 def main() -> None:
@@ -52,27 +59,63 @@ def main() -> None:
     parser.add_argument("--train-tables", type=int, default=defaults.train_tables)
     parser.add_argument("--steps", type=int, default=defaults.steps)
     parser.add_argument("--seed", type=int, default=defaults.seed)
+    parser.add_argument(
+        "--threads", type=int, default=defaults.threads, help="CPU threads (the same count gives the same weights)"
+    )
+    parser.add_argument(
+        "--learning-rate", type=float, default=defaults.learning_rate, help="peak of the one-cycle schedule"
+    )
+    parser.add_argument("--init", default="", metavar="ONNX", help="start from this classifier's weights (fine-tune)")
+    parser.add_argument(
+        "--photos",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="LABELS",
+        help="labels.json of a real-photo source built by vision.training.real_photos: its train split's boxes "
+        "are trained on, its held-out split (if any) is reported (repeatable)",
+    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    recipe = Recipe(seed=args.seed, train_tables=args.train_tables, steps=args.steps)
-    run(recipe, args.out)
+    recipe = Recipe(
+        seed=args.seed,
+        train_tables=args.train_tables,
+        steps=args.steps,
+        threads=args.threads,
+        init=args.init,
+        learning_rate=args.learning_rate,
+    )
+    run(recipe, args.out, args.photos)
 
 
-def run(recipe: Recipe, out: str) -> None:
-    torch.set_num_threads(1)  # the development machine is shared; one thread keeps it reproducible too
+def run(recipe: Recipe, out: str, photo_sources: list[Path] | None = None) -> None:
+    # The development machine is shared; a fixed thread count keeps the weights reproducible.
+    torch.set_num_threads(recipe.threads)
     torch.manual_seed(recipe.seed)
     code = code_version()  # at the start: the tree may change while the recipe runs
     started = time.monotonic()
     train = render_crops(range(recipe.train_tables), training_art, finder_crops=True, outliers=True)
     held_out = render_crops(HELD_OUT_SEEDS, lambda _: ArtStyle.BLACK, back_keep=1.0, red_copies=1, outliers=True)
+    photos = None
+    photo_checks: dict[str, PhotoCrops] = {}
+    if photo_sources:
+        sets = [photo_crops(path, "train", recipe.seed) for path in photo_sources]
+        photos = PhotoCrops(np.concatenate([c.images for c in sets]), np.concatenate([c.labels for c in sets]))
+        for path in photo_sources:
+            check = photo_crops(path, "held-out", recipe.seed + 1, copies=1, jitter=0.0)
+            if len(check.labels):
+                photo_checks[path.parent.name] = check
     rendered = time.monotonic() - started
     log.info("train crops %d, held-out crops %d, rendering %.0f s", len(train.labels), len(held_out.labels), rendered)
-    model = TileNet()
-    fit(model, train, recipe)
+    model = classifier_from_onnx(Path(recipe.init)) if recipe.init else TileNet()
+    fit(model, train, recipe, photos)
     trained = time.monotonic() - started - rendered
     model.eval()
     metrics = evaluate(lambda x: predict(model, x), held_out)
     metrics["outliers_read_as_sure"] = outliers_read_as_sure(predict(model, held_out.outliers))
+    for name, check in photo_checks.items():
+        metrics[f"photos_{name}_kind_accuracy"] = photo_kind_accuracy(predict(model, check.images), check.labels)
+        metrics[f"photos_{name}_crops"] = len(check.labels)
     log.info("held-out metrics: %s", {k: v for k, v in metrics.items() if not isinstance(v, dict)})
     export_model(
         model,
@@ -80,7 +123,11 @@ def run(recipe: Recipe, out: str) -> None:
         metrics=metrics,
         recipe=_recipe_dict(recipe),
         timings={"render_s": round(rendered), "train_s": round(trained)},
-        counts={"train_crops": len(train.labels), "held_out_crops": len(held_out.labels)},
+        counts={
+            "train_crops": len(train.labels),
+            "photo_crops": 0 if photos is None else len(photos.labels),
+            "held_out_crops": len(held_out.labels),
+        },
         code=code,
     )
 
@@ -101,25 +148,54 @@ def augment(x: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
     return torch.roll(x, shifts=(dy, dx), dims=(2, 3))
 
 
-def fit(model: nn.Module, data: CropSet, recipe: Recipe) -> None:
+def photo_kind_accuracy(probabilities: np.ndarray, labels: np.ndarray) -> float:
+    """34-kind accuracy (red fives fold onto their kind) of crops whose way up is unknown."""
+    read = (probabilities[:, :LABEL_COUNT] + probabilities[:, LABEL_COUNT:]).argmax(axis=1)
+    kinds = np.array([kind_of_label(int(label)) for label in read])
+    truths = np.array([kind_of_label(int(label)) for label in labels])
+    return round(float((kinds == truths).mean()), 4)
+
+
+def either_way_up_loss(logits: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
+    """Negative log of the label's probability read either way up (a photo box does not say which)."""
+    both = torch.stack(
+        [logits[torch.arange(len(labels)), labels], logits[torch.arange(len(labels)), labels + LABEL_COUNT]]
+    )
+    return (torch.logsumexp(logits, dim=1) - torch.logsumexp(both, dim=0)).mean()
+
+
+def fit(model: nn.Module, data: CropSet, recipe: Recipe, photos: PhotoCrops | None = None) -> None:
     generator = torch.Generator().manual_seed(recipe.seed)
     images = to_tensor(data.images, MEAN, STD)
     targets = torch.from_numpy(data.labels + LABEL_COUNT * data.flipped.astype(np.int64))
     outliers = to_tensor(data.outliers, MEAN, STD)
     stray_count = recipe.outliers_per_batch if len(outliers) else 0
+    photo_images = to_tensor(photos.images, MEAN, STD) if photos is not None else None
+    photo_labels = torch.from_numpy(photos.labels) if photos is not None else None
+    photo_count = recipe.photos_per_batch if photo_images is not None and len(photo_images) else 0
     optimiser = torch.optim.AdamW(model.parameters(), lr=recipe.learning_rate, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=recipe.learning_rate, total_steps=recipe.steps)
     loss_of = nn.CrossEntropyLoss(label_smoothing=0.05)
     model.train()
+    if recipe.init:
+        freeze_batch_norm(model)
     started = time.monotonic()
-    for step in range(recipe.steps):
+    for step in progress(range(recipe.steps), "train"):  # a bar on a terminal; the log lines stay
         batch = torch.randint(0, len(targets), (recipe.batch,), generator=generator)
         strays = torch.randint(0, max(len(outliers), 1), (stray_count,), generator=generator)
-        # Tiles and outliers go through in one batch: batch norm's running statistics must
-        # describe the mix the model sees, not whichever of two batches came last.
-        logits = model(augment(torch.cat([images[batch], outliers[strays]]), generator))
-        tile_logits, stray_logits = logits[: len(batch)], logits[len(batch) :]
+        parts = [images[batch], outliers[strays]]
+        real = torch.zeros(0, dtype=torch.int64)
+        if photo_count and photo_images is not None:  # drawn only with photos: the rendered-only recipe is unchanged
+            real = torch.randint(0, len(photo_images), (photo_count,), generator=generator)
+            parts.append(photo_images[real])
+        # Tiles, outliers and photo crops go through in one batch: batch norm's running statistics
+        # must describe the mix the model sees, not whichever of several batches came last.
+        logits = model(augment(torch.cat(parts), generator))
+        tile_logits = logits[: len(batch)]
+        stray_logits = logits[len(batch) : len(batch) + stray_count]
         loss = loss_of(tile_logits, targets[batch])
+        if photo_count and photo_labels is not None:
+            loss = loss + either_way_up_loss(logits[len(batch) + stray_count :], photo_labels[real])
         if len(strays):
             # KL divergence from the uniform distribution (0 when no label is any surer).
             uniform = torch.logsumexp(stray_logits, dim=1) - stray_logits.mean(dim=1) - math.log(logits.shape[1])

@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import logging
 import time
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +24,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from table_app.progress import progress
 from vision.evaluation import match_quads
 from vision.find.centres import CHANNELS, INPUT_LONG_SIDE, MEAN, PAD_TO, STD, STRIDE, decode_peaks, portrait_corners
 from vision.tile_art import ArtStyle
@@ -39,6 +40,8 @@ from vision.training.detector_data import (
 )
 from vision.training.detector_model import TileCentreNet
 from vision.training.export import code_version, write_model_metadata
+from vision.training.onnx_weights import detector_from_onnx, freeze_batch_norm
+from vision.training.photo_frames import PhotoFrames, cached_photo_frames
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +61,9 @@ class Recipe:
     window: int = 128
     learning_rate: float = 4e-3
     sideways_windows: float = 0.3  # the share of windows drawn around a sideways tile (they are ~3% of tiles)
+    photo_share: float = 0.5  # the share of each batch cut from real photographs (with --photos)
+    threads: int = 1
+    init: str = ""  # an ONNX detector to start from (fine-tuning; batch norm statistics stay fixed)
 
 
 def main() -> None:
@@ -68,24 +74,52 @@ def main() -> None:
     parser.add_argument("--train-tables", type=int, default=defaults.train_tables)
     parser.add_argument("--steps", type=int, default=defaults.steps)
     parser.add_argument("--seed", type=int, default=defaults.seed)
+    parser.add_argument(
+        "--threads", type=int, default=defaults.threads, help="CPU threads (the same count gives the same weights)"
+    )
+    parser.add_argument(
+        "--learning-rate", type=float, default=defaults.learning_rate, help="peak of the one-cycle schedule"
+    )
+    parser.add_argument("--init", default="", metavar="ONNX", help="start from this detector's weights (fine-tune)")
+    parser.add_argument(
+        "--photos",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="LABELS",
+        help="labels.json of a real-photo source built by vision.training.real_photos (its train split; repeatable)",
+    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    recipe = Recipe(seed=args.seed, train_tables=args.train_tables, steps=args.steps)
-    run(recipe, args.out, args.cache)
+    recipe = Recipe(
+        seed=args.seed,
+        train_tables=args.train_tables,
+        steps=args.steps,
+        threads=args.threads,
+        init=args.init,
+        learning_rate=args.learning_rate,
+    )
+    run(recipe, args.out, args.cache, args.photos)
 
 
-def run(recipe: Recipe, out: str, cache: str | None = None) -> None:
-    torch.set_num_threads(1)  # the development machine is shared; one thread keeps it reproducible too
+def run(recipe: Recipe, out: str, cache: str | None = None, photo_sources: list[Path] | None = None) -> None:
+    # The development machine is shared; a fixed thread count keeps the weights reproducible.
+    torch.set_num_threads(recipe.threads)
     torch.manual_seed(recipe.seed)
     code = code_version()  # at the start: the tree may change while the recipe runs
     started = time.monotonic()
     inputs, targets = cached_frames(range(recipe.train_tables), cache)
+    photos = None
+    if photo_sources:
+        sets = [cached_photo_frames(path, recipe.seed, cache) for path in photo_sources]
+        photos = PhotoFrames(np.concatenate([p.inputs for p in sets]), np.concatenate([p.targets for p in sets]))
+        log.info("photo frames %d from %s", len(photos.inputs), ", ".join(str(p) for p in photo_sources))
     validation = render_frames(VALIDATION_SEEDS, px_per_mm=(1.3, 2.6))
     held_out = render_frames(HELD_OUT_SEEDS, ArtStyle.BLACK, px_per_mm=(1.3, 2.6))
     rendered = time.monotonic() - started
     log.info("training frames %d, held-out frames %d, rendering %.0f s", len(inputs), len(held_out.inputs), rendered)
-    model = TileCentreNet()
-    fit(model, inputs, targets, recipe)
+    model = detector_from_onnx(Path(recipe.init)) if recipe.init else TileCentreNet()
+    fit(model, inputs, targets, recipe, photos)
     trained = time.monotonic() - started - rendered
     model.eval()
     # The threshold is chosen on the training styles (best F1), never on the held-out style.
@@ -101,7 +135,12 @@ def run(recipe: Recipe, out: str, cache: str | None = None) -> None:
         validation=best,
         recipe={field.name: getattr(recipe, field.name) for field in fields(recipe)},
         timings={"render_s": round(rendered), "train_s": round(trained)},
-        counts={"train_frames": len(inputs), "held_out_frames": len(held_out.inputs)},
+        counts={
+            "train_frames": len(inputs),
+            "photo_frames": 0 if photos is None else len(photos.inputs),
+            "held_out_frames": len(held_out.inputs),
+        },
+        photo_sources=[str(p) for p in photo_sources or ()],
         code=code,
     )
 
@@ -154,26 +193,45 @@ def loss_of(output: torch.Tensor, target: torch.Tensor) -> tuple[torch.Tensor, t
     heat_loss = focal.sum() / positive.sum().clamp(min=1.0)
     weight = target[:, 8]
     total = weight.sum().clamp(min=1.0)
-    regression = (output[:, 1:7] - target[:, 1:7]).abs()
+    # A photograph's box does not say everything (vision/training/photo_frames.py): its unknown
+    # targets are NaN and cost nothing.
+    known = ~torch.isnan(target)
+    target = torch.nan_to_num(target)
+    regression = (output[:, 1:7] - target[:, 1:7]).abs() * known[:, 1:7]
     regression = regression * torch.tensor([1.0, 1.0, 2.0, 2.0, 1.0, 1.0]).view(1, 6, 1, 1)
     # Few tiles lie sideways (riichi discards, called tiles): their cells weigh more, or the
     # head learns to say "upright" everywhere.
-    sideways = nn.functional.binary_cross_entropy_with_logits(
-        output[:, 7], target[:, 7], reduction="none", pos_weight=torch.tensor(SIDEWAYS_WEIGHT)
+    sideways = (
+        nn.functional.binary_cross_entropy_with_logits(
+            output[:, 7], target[:, 7], reduction="none", pos_weight=torch.tensor(SIDEWAYS_WEIGHT)
+        )
+        * known[:, 7]
     )
     other = ((regression.sum(dim=1) + sideways) * weight).sum() / total
     return heat_loss, other
 
 
-def fit(model: nn.Module, inputs: np.ndarray, targets: np.ndarray, recipe: Recipe) -> None:
+def fit(
+    model: nn.Module, inputs: np.ndarray, targets: np.ndarray, recipe: Recipe, photos: PhotoFrames | None = None
+) -> None:
+    """Train on windows of the rendered frames and, with ``photos``, a ``recipe.photo_share``
+    of each batch from the photographs' frames."""
     rng = np.random.default_rng(recipe.seed)
     optimiser = torch.optim.AdamW(model.parameters(), lr=recipe.learning_rate, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=recipe.learning_rate, total_steps=recipe.steps)
     model.train()
+    if recipe.init:
+        freeze_batch_norm(model)
     started = time.monotonic()
     sideways = sideways_cells_of(targets)
-    for step in range(recipe.steps):
-        x, target = windows(inputs, targets, recipe, rng, sideways)
+    photo_batch = round(recipe.batch * recipe.photo_share) if photos is not None else 0
+    rendered_recipe = replace(recipe, batch=recipe.batch - photo_batch)
+    photo_recipe = replace(recipe, batch=photo_batch, sideways_windows=0.0)
+    for step in progress(range(recipe.steps), "train"):  # a bar on a terminal; the log lines stay
+        x, target = windows(inputs, targets, rendered_recipe, rng, sideways)
+        if photos is not None and photo_batch:
+            x_photo, target_photo = windows(photos.inputs, photos.targets, photo_recipe, rng)
+            x, target = torch.cat([x, x_photo]), torch.cat([target, target_photo])
         heat_loss, other = loss_of(model(x), target)
         loss = heat_loss + other
         optimiser.zero_grad()
@@ -238,6 +296,7 @@ def export_detector(
     timings: dict[str, int],
     counts: dict[str, int],
     code: str,
+    photo_sources: list[str] | None = None,
 ) -> Path:
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
@@ -272,6 +331,9 @@ def export_detector(
             "log input pixels; cos2/sin2 of twice the long axis' clockwise turn from the image's up",
         },
         "peak_threshold": validation["peak_threshold"],
+        # Trained with zoomed-in photo frames, the model ignores tiles much longer than it
+        # learnt: the run time may look at a pyramid of scales (vision.find.learnt).
+        "looks": "pyramid" if photo_sources else "single",
         "training": {
             "command": ".venv/bin/python -m vision.training.train_detector --out models",
             "code": code,
@@ -282,6 +344,12 @@ def export_detector(
                 "'regular-dark' variation (2 in 4) and random palettes of the regular art (1 in 4), "
                 "seeds 0..train_tables-1; targets from the exact "
                 "face corners; random 128x128 windows, flips, transposes, contrast/brightness/white balance"
+            ),
+            "photos": (
+                "real photographs, the train split of each source built by vision.training.real_photos "
+                "(models/DATA.md): " + ", ".join(photo_sources)
+                if photo_sources
+                else "none"
             ),
             "validation": f"seeds {VALIDATION_SEEDS.start}-{VALIDATION_SEEDS.stop - 1} in the training styles, "
             "1.3-2.6 px/mm: picks peak_threshold (best F1)",

@@ -25,6 +25,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from table_app.progress import progress
 from vision.sideways_judge import CONTEXT, INPUT_SIZE, ROW_REACH
 from vision.tile_art import ArtStyle
 from vision.training.batches import reexposed, to_tensor
@@ -140,7 +141,7 @@ def fit(model: nn.Module, data: SidewaysSet, recipe: Recipe) -> None:
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=recipe.learning_rate, total_steps=recipe.steps)
     model.train()
     started = time.monotonic()
-    for step in range(recipe.steps):
+    for step in progress(range(recipe.steps), "train"):  # a bar on a terminal; the log lines stay
         x, target = batch_of(data, recipe, rng)
         loss = nn.functional.binary_cross_entropy_with_logits(model(x).squeeze(1), target)
         optimiser.zero_grad()

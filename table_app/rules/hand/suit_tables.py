@@ -9,15 +9,15 @@ position, and everything about a suit is looked up by that key:
 - which single tile added to it makes it split either way (a 9-bit mask each);
 - every way it splits (for decompositions).
 
-The complete shapes are enumerated once, lazily: at most four sets and one pair per suit,
-at most five of a position (the fifth copy appears when asking about waits on a tile the
-hand already holds four of).
+Whether a key splits is worked out the first time that key is asked about, and remembered:
+at most four sets and one pair per suit, at most five of a position (the fifth copy appears
+when asking about waits on a tile the hand already holds four of). Nothing is enumerated up
+front, so the first ``jantaku hand`` answers at once.
 """
 
 from __future__ import annotations
 
 from functools import cache
-from itertools import combinations_with_replacement
 from typing import Final, NamedTuple
 
 from table_app.rules.hand.groups import Group, GroupKind
@@ -46,30 +46,57 @@ def unpack(key: int, length: int) -> tuple[int, ...]:
     return tuple((key >> (BITS * i)) & 0b111 for i in range(length))
 
 
+_MAX_SETS: Final = 4
+
+
+def _counts_fit(key: int, length: int) -> bool:
+    return all((key >> (BITS * position)) & 0b111 <= MAX_COUNT for position in range(length))
+
+
+def _tiles(key: int, length: int) -> int:
+    return sum((key >> (BITS * position)) & 0b111 for position in range(length))
+
+
 @cache
-def _complete_keys(honours: bool) -> tuple[frozenset[int], frozenset[int]]:
-    """All keys that split into sets only, and into sets plus one pair."""
+def _splits_into_sets(key: int, honours: bool) -> bool:
+    """The suit's tiles split into triplets and (not for honours) sequences, nothing left over.
+
+    The lowest position holding tiles must start a set (a triplet of it, or a sequence from it)."""
+    if key == 0:
+        return True
+    lowest = (key & -key).bit_length() - 1
+    position = lowest // BITS
+    shift = BITS * position
+    if (key >> shift) & 0b111 >= 3 and _splits_into_sets(key - (3 << shift), honours):
+        return True
+    sequence = (1 << shift) | (1 << (shift + BITS)) | (1 << (shift + 2 * BITS))
+    return (
+        not honours
+        and position <= 6
+        and (key >> (shift + BITS)) & 0b111 > 0
+        and (key >> (shift + 2 * BITS)) & 0b111 > 0
+        and _splits_into_sets(key - sequence, honours)
+    )
+
+
+def _is_sets_only(key: int, honours: bool) -> bool:
     length = 7 if honours else 9
-    sets: list[tuple[int, ...]] = [(i, i, i) for i in range(length)]
-    if not honours:
-        sets += [(i, i + 1, i + 2) for i in range(length - 2)]
-    sets_only: set[int] = set()
-    with_pair: set[int] = set()
-    for size in range(5):
-        for chosen in combinations_with_replacement(range(len(sets)), size):
-            counts = [0] * length
-            for index in chosen:
-                for position in sets[index]:
-                    counts[position] += 1
-            if max(counts, default=0) > MAX_COUNT:
-                continue
-            sets_only.add(pack(counts, 0, length))
-            for pair in range(length):
-                if counts[pair] + 2 <= MAX_COUNT:
-                    counts[pair] += 2
-                    with_pair.add(pack(counts, 0, length))
-                    counts[pair] -= 2
-    return frozenset(sets_only), frozenset(with_pair)
+    return (
+        _counts_fit(key, length)
+        and _tiles(key, length) <= 3 * _MAX_SETS
+        and _tiles(key, length) % 3 == 0
+        and _splits_into_sets(key, honours)
+    )
+
+
+def _is_sets_and_pair(key: int, honours: bool) -> bool:
+    length = 7 if honours else 9
+    if not _counts_fit(key, length) or _tiles(key, length) > 3 * _MAX_SETS + 2 or _tiles(key, length) % 3 != 2:
+        return False
+    return any(
+        (key >> (BITS * pair)) & 0b111 >= 2 and _splits_into_sets(key - (2 << (BITS * pair)), honours)
+        for pair in range(length)
+    )
 
 
 _INFO_CACHE: dict[tuple[int, bool], SuitInfo] = {}
@@ -79,18 +106,17 @@ def suit_info(key: int, honours: bool) -> SuitInfo:
     cached = _INFO_CACHE.get((key, honours))
     if cached is not None:
         return cached
-    sets_only, with_pair = _complete_keys(honours)
     waits_sets_only = 0
     waits_pair = 0
     for position in range(7 if honours else 9):
         grown = key + (1 << (BITS * position))
         if (key >> (BITS * position)) & 0b111 >= MAX_COUNT:
             continue
-        if grown in sets_only:
+        if _is_sets_only(grown, honours):
             waits_sets_only |= 1 << position
-        if grown in with_pair:
+        if _is_sets_and_pair(grown, honours):
             waits_pair |= 1 << position
-    info = SuitInfo(key in sets_only, key in with_pair, waits_sets_only, waits_pair)
+    info = SuitInfo(_is_sets_only(key, honours), _is_sets_and_pair(key, honours), waits_sets_only, waits_pair)
     _INFO_CACHE[(key, honours)] = info
     return info
 

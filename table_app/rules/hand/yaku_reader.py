@@ -7,9 +7,6 @@ core's scoring module. Red fives are passed as plain fives: they are dora, not y
 
 from __future__ import annotations
 
-from mahjong.hand_calculating.hand import HandCalculator
-from mahjong.hand_calculating.hand_config import HandConfig
-
 from table_app.domain.hand import Hand
 from table_app.domain.tile import Tile
 from table_app.rules.hand.library_tiles import LibraryTileIds
@@ -21,6 +18,11 @@ class YakuReader:
 
     def yaku(self, hand: Hand, win: Tile, *, tsumo: bool) -> frozenset[str]:
         """Yaku names of ``hand`` (13-shaped) completed by ``win``; empty if it is no win."""
+        # Imported when first asked: the package's scorer is most of `jantaku hand`'s start-up,
+        # and only the yaku strictness of a closed kan after riichi needs it.
+        from mahjong.hand_calculating.hand import HandCalculator  # noqa: PLC0415
+        from mahjong.hand_calculating.hand_config import HandConfig  # noqa: PLC0415
+
         ids = LibraryTileIds(red_fives=False)  # red fives are dora, not yaku
         concealed = [ids.take(t) for t in hand.concealed]
         win_id = ids.take(win)

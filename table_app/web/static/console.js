@@ -31,19 +31,35 @@ function draw(view) {
   jantaku.header(view);
   jantaku.text("profile", view.profile);
   jantaku.text("question", view.question ? `${view.question.en} (${view.question.ja})` : "none");
+  // The player list names seats as the rest of the console does (this hand's wind and the
+  // player's name); each option's value stays the seat the API means, so a correction acts on
+  // the player the referee picked by name, whatever the wind is this hand.
+  const choice = document.getElementById("correct-seat");
+  const labels = view.seats.map((seat) => seat.label.en);
+  // Rebuilt only when a label changes (a new hand): an open picker on a phone stays open.
+  if ([...choice.options].map((option) => option.textContent).join("\n") !== labels.join("\n")) {
+    const picked = choice.value;
+    choice.replaceChildren(...view.seats.map((seat) => {
+      const option = document.createElement("option");
+      option.value = String(seat.seat);
+      option.textContent = seat.label.en;
+      return option;
+    }));
+    choice.value = picked;
+  }
   document.getElementById("seats").replaceChildren(...view.seats.map((seat) => {
     const row = document.createElement("div");
     row.className = "seat";
     row.dataset.seat = String(seat.seat);
     const label = document.createElement("span");
     label.className = "label";
-    label.textContent = `${seat.seat} ${seat.wind_ja} ${seat.name} ${jantaku.score(seat.score)}`;
+    label.textContent = `${seat.label.en} ${jantaku.score(seat.score)}`;
     const pond = jantaku.pond(seat);
-    // Clicking a pond tile picks it for a correction: no counting discards by hand.
+    // Tapping a pond tile picks it for a correction: no counting discards by hand.
     for (const image of pond.querySelectorAll("img.tile")) {
       image.onclick = () => {
-        document.getElementById("correct-seat").value = String(seat.seat);
-        document.getElementById("correct-index").value = image.dataset.index;
+        choice.value = String(seat.seat);
+        document.getElementById("correct-number").value = String(Number(image.dataset.index) + 1);
         document.getElementById("correct-tile").focus();
       };
     }
@@ -74,7 +90,7 @@ async function start() {
     event.preventDefault();
     act("correct-tile", {
       seat: Number(document.getElementById("correct-seat").value),
-      index: Number(document.getElementById("correct-index").value),
+      index: Number(document.getElementById("correct-number").value) - 1,  // the API counts from 0
       tile: document.getElementById("correct-tile").value,
     });
   };

@@ -10,7 +10,7 @@ function seatCard(seat, finalPoints) {
   head.className = "head";
   head.innerHTML = `<span class="wind"></span><span class="name"></span><span class="riichi-mark">リーチ</span>`;
   head.querySelector(".wind").textContent = seat.wind_ja || "";
-  head.querySelector(".name").textContent = seat.name || `seat ${seat.seat}`;
+  head.querySelector(".name").textContent = seat.label.person;
   const score = document.createElement("div");
   score.className = "score";
   score.textContent = jantaku.score(seat.score);

@@ -10,7 +10,7 @@ function seatBox(seat) {
   line.className = "line";
   line.innerHTML = `<span class="wind"></span><span class="name"></span><span class="stick"></span><span class="score"></span>`;
   line.querySelector(".wind").textContent = seat.wind_ja || "";
-  line.querySelector(".name").textContent = seat.name || `seat ${seat.seat}`;
+  line.querySelector(".name").textContent = seat.label.person;
   line.querySelector(".score").textContent = jantaku.score(seat.score);
   box.append(line, jantaku.pond(seat), jantaku.melds(seat));
   return box;

@@ -47,3 +47,16 @@ def test_every_switch_is_documented_with_its_source():
     text = DOCS.read_text(encoding="utf-8")
     missing = [f.name for f in fields(RuleProfile) if f"`{f.name}`" not in text]
     assert missing == []
+
+
+def test_a_variant_is_named_after_its_changes_and_found_by_that_name():
+    from table_app.rules.profiles import GameLength, with_variants
+
+    variant = with_variants(TENHOU, {"early", "east"})
+    assert variant.name == "tenhou+east+early"
+    assert variant.length is GameLength.EAST_ONLY
+    assert variant.uma == (10, 5, -5, -10)
+    assert profile_named(variant.name) == variant
+    assert profile_named("tenhou+no_red").red_fives is False
+    with pytest.raises(ValueError, match="unknown profile variant 'x'"):
+        profile_named("tenhou+x")

@@ -1,0 +1,102 @@
+"""Tile detection on real photographs, per source, with the peer side by side.
+
+    .venv/bin/python bench/bench_real_photos.py --labels DIR/leo-miura/labels-held-out.json \\
+        --labels DIR/alanchoi/labels-held-out.json [--detector ONNX] [--model ONNX] [--compare]
+
+Each ``--labels`` is a label file of photographs never used in training (``models/DATA.md``
+says how to build them: ``vision.training.real_photos`` writes ``labels-held-out.json``).
+Per source it prints recall, precision, 34-kind accuracy, red-five recall and sideways
+recall (where labelled) of ``jantaku vision detect``'s pipeline, with no hint of the tile
+size, and with ``--compare`` the PyPI ``mahjong-detector`` (0.0.6) on the same images in
+the same run. Matching is ``vision eval``'s: a detection's centre within 0.4 tile widths of
+a label's and box IoU at least ``--iou`` (0.3: the labels box the whole visible block, our
+quads the face). Last, the time of one 1920×1080 frame (a photograph scaled up), median of
+``--repeat`` runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from vision.classifier import DEFAULT_MODEL, OnnxTileClassifier
+from vision.detect import detect_tiles, make_finder, read_image
+from vision.evaluation import DetectionScore
+from vision.label_eval import score_labelled_images
+from vision.label_file import load_ignored, load_labels
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--labels", type=Path, action="append", required=True, help="a held-out label file")
+    parser.add_argument("--detector", type=Path, help="tile detector model (default: shipped)")
+    parser.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="classifier model (default: shipped)")
+    parser.add_argument("--iou", type=float, default=0.3)
+    parser.add_argument("--compare", action="store_true", help="also run the PyPI mahjong-detector")
+    parser.add_argument("--repeat", type=int, default=9, help="runs of the 1920×1080 frame to time")
+    args = parser.parse_args()
+
+    classifier = OnnxTileClassifier(args.model)
+    finder = make_finder("learnt", None, args.detector)
+    ours: Callable[[np.ndarray], Sequence[Any]] = lambda image: detect_tiles(image, classifier, finder=finder)  # noqa: E731
+    peers: dict[str, Callable[[np.ndarray], Sequence[Any]]] = {}
+    if args.compare:
+        import mahjong_detector_runner as peer  # noqa: PLC0415
+
+        reason = peer.available()
+        if reason:
+            print(f"--compare: {reason}")
+        else:
+            peers["mahjong-detector 0.0.6"] = peer.detect_whole
+
+    print(f"{'source':<28} {'detector':<24} {'imgs':>4} {'tiles':>6} {'recall':>7} {'prec':>7} {'kind34':>7} "
+          f"{'red5':>11} {'sideways':>11} {'ms/img':>7}")  # fmt: skip
+    first_image: np.ndarray | None = None
+    for path in args.labels:
+        labels = load_labels(path)
+        ignored = load_ignored(path)
+        if first_image is None and labels:
+            first_image = read_image(path.parent / next(iter(labels)))
+        for name, detect in {"jantaku": ours, **peers}.items():
+            started = time.perf_counter()
+            score, per_image = score_labelled_images(labels, path.parent, detect, args.iou, ignored)
+            ms = (time.perf_counter() - started) * 1000 / max(len(per_image), 1)
+            print(_row(_source_name(path), name, len(per_image), score, ms))
+    if first_image is not None:
+        frame = cv2.resize(first_image, (1920, 1080), interpolation=cv2.INTER_LINEAR)
+        ours(frame)  # warm up
+        times = []
+        for _ in range(args.repeat):
+            started = time.perf_counter()
+            ours(frame)
+            times.append((time.perf_counter() - started) * 1000)
+        print(f"one 1920×1080 frame (a photograph scaled up): median {statistics.median(times):.0f} ms "
+              f"(min {min(times):.0f}, max {max(times):.0f}, {args.repeat} runs)")  # fmt: skip
+
+
+def _source_name(path: Path) -> str:
+    return f"{path.parent.name}/{path.name}"
+
+
+def _row(source: str, detector: str, images: int, score: DetectionScore, ms: float) -> str:
+    red = f"{score.red_recall:.3f} ({score.red_truths})" if score.red_recall is not None else "—"
+    sideways = f"{score.sideways_recall:.3f} ({score.sideways_truths})" if score.sideways_recall is not None else "—"
+    return (
+        f"{source:<28} {detector:<24} {images:>4} {score.truths:>6} {score.recall:>7.3f} {score.precision:>7.3f} "
+        f"{score.kind_accuracy:>7.3f} {red:>11} {sideways:>11} {ms:>7.0f}"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,67 @@
+"""Detector training frames from box-labelled photos (vision/training/photo_frames.py)."""
+
+import numpy as np
+import pytest
+
+from vision.training.photo_frames import (
+    FRAME_PX,
+    POSITIVE_LONG_PX,
+    box_corners,
+    frames_of_photo,
+    photo_targets,
+)
+
+
+def test_a_tall_box_stands_upright_and_a_wide_one_lies_across():
+    tall = photo_targets((64, 64), [(10.0, 10.0, 20.0, 26.0)], 1.0, loose=False).astype(np.float32)
+    wide = photo_targets((64, 64), [(10.0, 10.0, 26.0, 20.0)], 1.0, loose=False).astype(np.float32)
+    for maps, cos2 in ((tall, 1.0), (wide, -1.0)):
+        peak = np.unravel_index(np.argmax(maps[0]), maps[0].shape)
+        assert maps[0][peak] == 1.0
+        assert np.exp(maps[3][peak]) == pytest.approx(16.0, rel=0.01)  # long edge (float16 targets)
+        assert np.exp(maps[4][peak]) == pytest.approx(10.0, rel=0.01)  # short edge
+        assert maps[5][peak] == cos2  # cos of twice the long axis' turn: 0° or 90°
+    assert np.allclose(box_corners((10, 10, 26, 20)).mean(axis=0), (18, 15))
+
+
+def test_a_photo_box_says_nothing_of_sideways_and_a_loose_one_nothing_of_size():
+    boxes = [(10.0, 10.0, 20.0, 26.0), (40.0, 40.0, 52.0, 51.0)]  # the second is near square: a turned tile
+    maps = photo_targets((64, 64), boxes, 1.0, loose=False).astype(np.float32)
+    on_tiles = maps[8] > 0
+    assert np.isnan(maps[7][on_tiles]).all()
+    assert not np.isnan(maps[7][~on_tiles]).any()
+    first = np.unravel_index(np.argmax(maps[0][:, :16]), maps[0][:, :16].shape)
+    assert not np.isnan(maps[3][first])
+    assert np.isnan(maps[3][23, 23])
+    assert np.isnan(maps[5][23, 23])
+    assert not np.isnan(maps[1]).any()
+    assert not np.isnan(maps[0]).any()
+    loose = photo_targets((64, 64), boxes[:1], 1.0, loose=True).astype(np.float32)
+    assert np.isnan(loose[3][loose[8] > 0]).all()
+
+
+def test_photos_are_scaled_so_their_tiles_are_as_long_as_the_rendered_ones():
+    rng = np.random.default_rng(3)
+    image = np.full((640, 640, 3), 120, np.uint8)
+    boxes = [(x, 300.0, x + 60.0, 380.0) for x in range(40, 560, 62)]
+    frames = frames_of_photo(image, boxes, False, rng, crops=4)
+    assert 4 <= len(frames) <= 5
+    positives = [maps.astype(np.float32) for _, maps in frames if maps[0].max() > 0]
+    assert len(positives) >= 4
+    for maps in positives:
+        assert maps.shape[1:] == (FRAME_PX // 2, FRAME_PX // 2)
+        longs = np.exp(maps[3][maps[0] >= 0.999])
+        assert (longs >= POSITIVE_LONG_PX[0] - 0.5).all()
+        assert (longs <= POSITIVE_LONG_PX[1] + 0.5).all()
+
+
+def test_a_zoomed_in_frame_has_no_tile_to_find():
+    rng = np.random.default_rng(0)
+    image = np.full((640, 640, 3), 120, np.uint8)
+    boxes = [(100.0, 100.0, 160.0, 180.0)]
+    negatives = []
+    for _ in range(20):
+        negatives += [maps for _, maps in frames_of_photo(image, boxes, False, rng, crops=0)]
+    assert negatives  # about one photo in three
+    assert all(float(maps.astype(np.float32)[0].max()) == 0.0 for maps in negatives)
+    assert all(float(maps.astype(np.float32)[8].max()) == 0.0 for maps in negatives)

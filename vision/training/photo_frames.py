@@ -1,0 +1,167 @@
+"""Training frames for the tile-centre detector from real photographs with box labels.
+
+A photograph's boxes (:mod:`vision.training.real_photos`) become the same target maps the
+rendered frames have (:func:`vision.training.detector_data.target_maps`), with two
+differences, because a box says less than a renderer's exact corners:
+
+- no sideways target (NaN: the loss skips it): a photo's loose tiles have no row to lie
+  across, and a box does not say which way a tile in a row lies;
+- no size or axis target (NaN) where the box is loose: Roboflow's augmented copies (a
+  rotated tile's box is the box of the rotated face) and near-square boxes (a tile turned
+  about 45°). Their centres still teach the heat map.
+
+Each photograph is scaled so that its median tile comes out as long as the rendered tiles
+the detector learns from (:data:`POSITIVE_LONG_PX`), and cut to a fixed-size frame around a
+random point. One in three is also cut **zoomed in** (tiles 2.5-6 times that long) with an
+empty heat map: at run time the frame is looked at on a pyramid of scales
+(:mod:`vision.find.learnt`), and at the scales finer than a tile's own the detector must
+not fire on its glyphs, edges or half faces.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+import cv2
+import numpy as np
+
+from vision.training.detector_data import TARGET_CHANNELS, target_maps
+
+log = logging.getLogger(__name__)
+
+FRAME_PX: Final = 192  # photo frames are cut to this square (windows of 128 are drawn from it)
+POSITIVE_LONG_PX: Final = (8.0, 22.0)  # a tile's long edge after scaling, as the renders show them
+ZOOMED_LONG_PX: Final = (40.0, 90.0)  # tiles this long are parts of the view the detector must ignore
+ZOOMED_SHARE: Final = 1 / 3
+LOOSE_ASPECT: Final = 1.25  # a box squarer than this is a turned tile: its size and axis are not known
+_DATA_VERSION: Final = "p1"
+
+
+@dataclass(frozen=True)
+class BoxTruth:
+    """What :func:`target_maps` reads of a truth: the face's corners (portrait) and its lie."""
+
+    corners: np.ndarray
+    sideways: bool = False
+
+
+@dataclass(frozen=True, eq=False)
+class PhotoFrames:
+    inputs: np.ndarray  # N×FRAME_PX×FRAME_PX×3 uint8 BGR
+    targets: np.ndarray  # N×9×(FRAME_PX/2)×(FRAME_PX/2) float16; NaN where a target is unknown
+
+
+def box_corners(box: tuple[float, float, float, float]) -> np.ndarray:
+    """A box's corners in portrait order: the long edges upright (turned a quarter when wide)."""
+    x0, y0, x1, y1 = box
+    if y1 - y0 >= x1 - x0:
+        return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+    # Wide: the face's up points along +x (top-left is the box's bottom-left corner).
+    return np.array([[x0, y1], [x0, y0], [x1, y0], [x1, y1]], np.float32)
+
+
+def photo_targets(
+    shape: tuple[int, int], boxes: list[tuple[float, float, float, float]], scale: float, loose: bool
+) -> np.ndarray:
+    """Target maps of one scaled photo; sideways unknown everywhere, size and axis unknown on loose boxes."""
+    maps = target_maps(shape, tuple(BoxTruth(box_corners(b)) for b in boxes), scale).astype(np.float32)
+    tile_cells = maps[8] > 0
+    maps[7][tile_cells] = np.nan
+    for box in boxes:
+        width, height = box[2] - box[0], box[3] - box[1]
+        if loose or max(width, height) / max(min(width, height), 1e-6) < LOOSE_ASPECT:
+            x0, y0, x1, y1 = (int(v * scale / 2) for v in box)  # cells (stride 2)
+            region = (slice(max(0, y0), y1 + 1), slice(max(0, x0), x1 + 1))
+            for channel in (3, 4, 5, 6):
+                maps[channel][region][tile_cells[region]] = np.nan
+    return maps.astype(np.float16)
+
+
+def frames_of_photo(
+    image: np.ndarray,
+    boxes: list[tuple[float, float, float, float]],
+    loose: bool,
+    rng: np.random.Generator,
+    crops: int,
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``crops`` positive frames (and perhaps one zoomed-in negative) of one photo."""
+    longs = [max(b[2] - b[0], b[3] - b[1]) for b in boxes]
+    if not longs:
+        return []
+    median = float(np.median(longs))
+    out = []
+    for _ in range(crops):
+        wanted = rng.uniform(*POSITIVE_LONG_PX)
+        out.append(_cut(image, boxes, wanted / median, loose, rng, negative=False))
+    if rng.random() < ZOOMED_SHARE:
+        wanted = rng.uniform(*ZOOMED_LONG_PX)
+        out.append(_cut(image, boxes, wanted / median, loose, rng, negative=True))
+    return out
+
+
+def _cut(
+    image: np.ndarray,
+    boxes: list[tuple[float, float, float, float]],
+    scale: float,
+    loose: bool,
+    rng: np.random.Generator,
+    *,
+    negative: bool,
+) -> tuple[np.ndarray, np.ndarray]:
+    height, width = image.shape[:2]
+    size = (max(1, round(width * scale)), max(1, round(height * scale)))
+    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    scaled = cv2.resize(image, size, interpolation=interpolation)
+    # A random FRAME_PX square of the scaled photo (on the stride grid), black beyond its edges.
+    x = int(rng.integers(0, max(1, size[0] - FRAME_PX) // 2 + 1)) * 2
+    y = int(rng.integers(0, max(1, size[1] - FRAME_PX) // 2 + 1)) * 2
+    pixels = np.zeros((FRAME_PX, FRAME_PX, 3), np.uint8)
+    part = scaled[y : y + FRAME_PX, x : x + FRAME_PX]
+    pixels[: part.shape[0], : part.shape[1]] = part
+    if negative:
+        targets = np.zeros((TARGET_CHANNELS, FRAME_PX // 2, FRAME_PX // 2), np.float16)
+        return pixels, targets
+    shifted = [(b[0] - x / scale, b[1] - y / scale, b[2] - x / scale, b[3] - y / scale) for b in boxes]
+    return pixels, photo_targets((FRAME_PX, FRAME_PX), shifted, scale, loose)
+
+
+def build_photo_frames(labels_path: Path, seed: int, crops: int = 2, augmented_crops: int = 1) -> PhotoFrames:
+    """Frames of every training-split image of a built source (``labels.json`` of
+    :mod:`vision.training.real_photos`): ``crops`` per original, ``augmented_crops`` per copy."""
+    document = json.loads(labels_path.read_text(encoding="utf-8"))
+    augmented = set(document.get("augmented", ()))
+    rng = np.random.default_rng(seed)
+    inputs, targets = [], []
+    names = sorted(n for n, g in document["groups"].items() if document["split"][g] == "train")
+    for index, name in enumerate(names):
+        image = cv2.imread(str(labels_path.parent / name))
+        if image is None:
+            raise ValueError(f"{labels_path.parent / name}: not a readable image")
+        boxes = [tuple(float(v) for v in t["box"]) for t in document["images"][name]]
+        boxes += [tuple(float(v) for v in b) for b in document.get("ignore", {}).get(name, ())]  # still tiles
+        loose = name in augmented
+        for pixels, maps in frames_of_photo(image, boxes, loose, rng, augmented_crops if loose else crops):  # type: ignore[arg-type]
+            inputs.append(pixels)
+            targets.append(maps)
+        if index % 500 == 499:
+            log.info("photo frames: %d/%d images", index + 1, len(names))
+    return PhotoFrames(np.stack(inputs), np.stack(targets))
+
+
+def cached_photo_frames(labels_path: Path, seed: int, cache: str | None) -> PhotoFrames:
+    """:func:`build_photo_frames`, kept in ``cache`` (named by the source and seed) when given."""
+    if cache is None:
+        return build_photo_frames(labels_path, seed)
+    path = Path(cache) / f"photos-{_DATA_VERSION}-{labels_path.parent.name}-{seed}.npz"
+    if path.is_file():
+        stored = np.load(path)
+        return PhotoFrames(stored["inputs"], stored["targets"])
+    frames = build_photo_frames(labels_path, seed)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(path.with_suffix(".tmp.npz"), inputs=frames.inputs, targets=frames.targets)
+    path.with_suffix(".tmp.npz").rename(path)
+    return frames
