@@ -36,10 +36,11 @@ from table_app.rules.mjai_codec import encode_event
 from table_app.runtime.log_feed import FeedOptions, log_observations
 from tests.runtime.fault_injection import ROOT, kill_until_finished
 from tests.runtime.helpers import setup_for
+from tests.shared_data import SHARED
 from tests.web.raw_http import request_bytes, send_raw
 from tests.web.test_hardening import MALFORMED, TOKEN
 
-GAME = ROOT.parent / "shared" / "data" / "logs" / "tenhou6_json" / "2020081220gm-00a9-0000-9ee6ab3b.json"
+GAME = SHARED / "data" / "logs" / "tenhou6_json" / "2020081220gm-00a9-0000-9ee6ab3b.json"
 PI_DESCRIPTORS = 1024
 
 
