@@ -1,8 +1,8 @@
 """Replay speed over the whole shared corpus: every four-player game, every event.
 
 Reads every log in ``../shared/data/logs`` (or the folders given), then does for every
-event what the referee does: judge it (``legality.judge``: the verdict) and fold it in
-(``fold.apply``: state, scoring, payments), timing the two together. Prints the reading
+event what the referee does: judge it and, if accepted, fold it in (``judged.judge_and_apply``:
+the verdict, then state, scoring, payments), timing the two together. Prints the reading
 time, the replay time, events per second, and the median, p99 and max latency per event,
 split into wins (scored through the ``mahjong`` package) and all other events.
 
@@ -19,8 +19,8 @@ from pathlib import Path
 from table_app.logs import log_files, read_log
 from table_app.rules.check import profile_for_log
 from table_app.rules.events import Hora
-from table_app.rules.fold import apply, new_game
-from table_app.rules.legality import judge
+from table_app.rules.fold import new_game
+from table_app.rules.judged import judge_and_apply
 from table_app.rules.profiles import TENHOU
 from table_app.rules.record import GameLog
 
@@ -49,9 +49,7 @@ def main() -> None:
         state = new_game(profile_for_log(TENHOU, game.rules))
         for event in game.events:
             before = time.perf_counter_ns()
-            if state.hand is not None:
-                judge(state.hand, event, state.profile)
-            state = apply(state, event)
+            state = judge_and_apply(state, event).state
             elapsed = time.perf_counter_ns() - before
             (wins if isinstance(event, Hora) else others).append(elapsed)
     replay_s = time.perf_counter() - started

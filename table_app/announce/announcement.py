@@ -18,7 +18,9 @@ class AnnouncementKind(StrEnum):
     ILLEGAL_ACT = "illegal_act"  # params: reason, consequence
     ABORTIVE_DRAW = "abortive_draw"  # params: draw
     EXHAUSTIVE_DRAW = "exhaustive_draw"  # params: tenpai (seats), deltas
-    WIN = "win"  # params: target, han, fu, points, yaku, deltas
+    WIN = "win"  # params: target, han, fu (han/fu scoring only), points, yaku, deltas
+    NAGASHI_MANGAN = "nagashi_mangan"  # params: seats, deltas
+    CHOMBO = "chombo"  # seat (the offender); params: deltas, tally (points off the final tally)
     PAYMENTS_COMPLETE = "payments_complete"
     TRAY_OFF = "tray_off"  # seat; params: expected, read
     WALL_DISAGREES = "wall_disagrees"  # params: expected, read
@@ -32,7 +34,7 @@ class AnnouncementKind(StrEnum):
     CORRECTED = "corrected"  # seat; params: index (0 = first discard), was, tile
     PROFILE_CHANGED = "profile_changed"  # params: profile
     RIICHI = "riichi"
-    CALL = "call"  # params: call (chi, pon, kan)
+    CALL = "call"  # params: call (chi, pon, kan, ron, tsumo)
     HAND_START = "hand_start"  # params: round, honba
     GAME_END = "game_end"  # params: scores
 
@@ -51,6 +53,9 @@ class Announcement:
             if key == name:
                 return value
         raise KeyError(f"{self.kind.value} announcement has no {name!r}")
+
+    def has_param(self, name: str) -> bool:
+        return any(key == name for key, _ in self.params)
 
     def text_param(self, name: str) -> str:
         return str(self.param(name))

@@ -77,9 +77,11 @@ def _draw(a: Announcement, form: Form) -> str:
 def _win_en(a: Announcement, n: SeatNaming) -> str:
     target = a.int_param("target")
     how = "tsumo" if a.seat is not None and target == int(a.seat) else f"ron on {n.en(target)}"
-    yaku = ", ".join(a.texts_param("yaku"))
+    yaku = ", ".join(a.texts_param("yaku")) or "no yaku"
+    # Without fu the points come from a fixed table by han alone (純麻雀: 0 han still wins).
+    value = f"{a.int_param('han')} han {a.int_param('fu')} fu" if a.has_param("fu") else f"{a.int_param('han')} han"
     return (
-        f"{_who_en(a, n)} wins by {how}: {yaku}; {a.int_param('han')} han {a.int_param('fu')} fu, "
+        f"{_who_en(a, n)} wins by {how}: {yaku}; {value}, "
         f"{a.int_param('points')} points ({_payments_en(a.ints_param('deltas'), n)})"
     )
 
@@ -87,11 +89,24 @@ def _win_en(a: Announcement, n: SeatNaming) -> str:
 def _win_ja(a: Announcement, n: SeatNaming) -> str:
     target = a.int_param("target")
     how = "ツモ" if a.seat is not None and target == int(a.seat) else f"{n.ja(target)}からロン"
-    yaku = "、".join(yaku_ja(y) for y in a.texts_param("yaku"))
+    yaku = "、".join(yaku_ja(y) for y in a.texts_param("yaku")) or "役なし"
+    value = f"{a.int_param('han')}翻{a.int_param('fu')}符" if a.has_param("fu") else f"{a.int_param('han')}翻"
     return (
-        f"{_who_ja(a, n)} {how}和了：{yaku}　{a.int_param('han')}翻{a.int_param('fu')}符 "
+        f"{_who_ja(a, n)} {how}和了：{yaku}　{value} "
         f"{a.int_param('points')}点（{_payments_ja(a.ints_param('deltas'), n)}）"
     )
+
+
+def _chombo_en(a: Announcement, n: SeatNaming) -> str:
+    tally, paid = a.int_param("tally"), _payments_en(a.ints_param("deltas"), n)
+    cost = ", ".join(part for part in (f"{tally} points off the final tally" if tally else "", paid) if part)
+    return f"Chombo by {_who_en(a, n)}: {cost or 'no payment'}; the hand is replayed"
+
+
+def _chombo_ja(a: Announcement, n: SeatNaming) -> str:
+    tally, paid = a.int_param("tally"), _payments_ja(a.ints_param("deltas"), n)
+    cost = "、".join(part for part in (f"最終成績から{tally}ポイント減" if tally else "", paid) if part)
+    return f"{_who_ja(a, n)}のチョンボ：{cost or '支払いなし'}　この局はやり直し"
 
 
 def _question_en(a: Announcement, n: SeatNaming) -> str:
@@ -122,6 +137,11 @@ _EN: dict[AnnouncementKind, _Render] = {
         f"Payments: {_payments_en(a.ints_param('deltas'), n) or 'none'}"
     ),
     AnnouncementKind.WIN: _win_en,
+    AnnouncementKind.NAGASHI_MANGAN: lambda a, n: (
+        f"Nagashi mangan: {_seats_en(a.ints_param('seats'), n)}. "
+        f"Payments: {_payments_en(a.ints_param('deltas'), n) or 'none'}"
+    ),
+    AnnouncementKind.CHOMBO: _chombo_en,
     AnnouncementKind.PAYMENTS_COMPLETE: lambda _a, _n: "Payments complete",
     AnnouncementKind.TRAY_OFF: lambda a, n: (
         f"{_who_en(a, n)}'s tray is off by {a.int_param('read') - a.int_param('expected'):+d} "
@@ -162,6 +182,10 @@ _JA: dict[AnnouncementKind, _Render] = {
         f"支払い：{_payments_ja(a.ints_param('deltas'), n) or 'なし'}"
     ),
     AnnouncementKind.WIN: _win_ja,
+    AnnouncementKind.NAGASHI_MANGAN: lambda a, n: (
+        f"流し満貫：{_seats_ja(a.ints_param('seats'), n)}　支払い：{_payments_ja(a.ints_param('deltas'), n) or 'なし'}"
+    ),
+    AnnouncementKind.CHOMBO: _chombo_ja,
     AnnouncementKind.PAYMENTS_COMPLETE: lambda _a, _n: "支払い完了",
     AnnouncementKind.TRAY_OFF: lambda a, n: (
         f"{_who_ja(a, n)}の点棒が{a.int_param('read') - a.int_param('expected'):+d}点ずれています"
@@ -210,6 +234,8 @@ _KANA: dict[AnnouncementKind, _Render] = {
     AnnouncementKind.ABORTIVE_DRAW: lambda a, _n: f"とちゅうりゅうきょく {_draw(a, Form.KANA)}",
     AnnouncementKind.EXHAUSTIVE_DRAW: lambda _a, _n: "りゅうきょく",
     AnnouncementKind.WIN: lambda a, n: f"{_kana_seat(a, n)} {a.int_param('points')}てん",
+    AnnouncementKind.NAGASHI_MANGAN: lambda _a, _n: "ながしまんがん",
+    AnnouncementKind.CHOMBO: lambda a, n: f"{_kana_seat(a, n)} ちょんぼ",
     AnnouncementKind.PAYMENTS_COMPLETE: lambda _a, _n: "しはらい かんりょう",
     AnnouncementKind.TRAY_OFF: lambda a, n: f"{_kana_seat(a, n)} てんぼうが あいません",
     AnnouncementKind.LINK_LOST: lambda _a, _n: "たくセンサーが きれました",

@@ -40,6 +40,7 @@ _REASONS: dict[str, tuple[str, str]] = {
     "noten_riichi": ("riichi without tenpai at the draw", "流局時のノーテンリーチ"),
     "draw_not_in_profile": ("this rule set has no such draw", "このルールにその流局はありません"),
     "draw_conditions_unmet": ("the draw's conditions are not met", "流局の条件を満たしていません"),
+    "hand_ended": ("the hand has already ended", "この局は既に終わっています"),
     "rights_lost": ("the player lost this right earlier in the hand", "この局はその権利を失っています"),
 }
 
@@ -118,6 +119,8 @@ _CALLS: dict[str, tuple[str, str, str]] = {
     "chi": ("chi", "チー", "ちー"),
     "pon": ("pon", "ポン", "ぽん"),
     "kan": ("kan", "カン", "かん"),
+    "ron": ("ron", "ロン", "ろん"),
+    "tsumo": ("tsumo", "ツモ", "つも"),
 }
 
 

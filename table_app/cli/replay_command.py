@@ -9,13 +9,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from table_app.announce.catalogue import Language, render
+from table_app.announce.endings import hand_ending
 from table_app.logs import LogReadError, log_files, read_log
 from table_app.progress import Progress
 from table_app.rules.check import GameCheck, check_game
+from table_app.rules.mjai_codec import event_to_mjai
 from table_app.rules.profiles import PROFILES, TENHOU, RuleProfile, profile_named
 
 EXAMPLES = """examples:
   jantaku replay ../shared/data/logs --check
+  jantaku replay game.mjlog --verdicts
+  jantaku replay game.jsonl --profile jpml --announce
   jantaku replay game.mjlog --json
   jantaku replay logs/ --profile tenhou --check --json"""
 
@@ -34,6 +39,10 @@ def register(commands: Any) -> None:
     )
     parser.add_argument("--check", action="store_true", help="compare every hand with the log's own record")
     parser.add_argument("--json", action="store_true", help="print JSON lines: one per game, then a summary")
+    parser.add_argument("--verdicts", action="store_true", help="list every judged act: seat, act, consequence, reason")
+    parser.add_argument(
+        "--announce", action="store_true", help="print each hand's ending and payments as the live referee says them"
+    )
     parser.set_defaults(run=run)
 
 
@@ -109,6 +118,10 @@ def _replay_file(args: argparse.Namespace, path: Path, profile: RuleProfile, tal
 def _report_game(bar: Progress, args: argparse.Namespace, result: GameCheck, tally: _Tally) -> None:
     state = result.final
     tally.incomplete += len(result.incomplete)
+    if args.verdicts:
+        _report_verdicts(bar, args, result)
+    if args.announce:
+        _report_endings(bar, args, result)
     if args.check:
         tally.mismatches += len(result.mismatches)
         if not args.json:
@@ -140,3 +153,49 @@ def _emit(bar: Progress, args: argparse.Namespace, record: dict[str, Any], text:
         print(json.dumps(record, ensure_ascii=False))
     else:
         bar.echo(text, file=sys.stderr if error else sys.stdout)
+
+
+def _report_verdicts(bar: Progress, args: argparse.Namespace, result: GameCheck) -> None:
+    """Every judged act; people read the seat as the convention names it in that hand (wind and
+    name), the JSON keeps the seat index 0-3."""
+    for act in result.verdicts:
+        verdict = act.verdict
+        seat = getattr(act.event, "actor", None)
+        seat = verdict.seat if seat is None else seat
+        mjai = event_to_mjai(act.event)
+        reason = verdict.reason.value if verdict.reason is not None else None
+        naming = result.final.hand_naming(act.hand)
+        message = naming.fill_en(verdict.message)
+        if args.json:
+            record = {
+                "file": result.source,
+                "hand": act.hand,
+                "event": act.index,
+                "seat": None if seat is None else int(seat),
+                "act": mjai,
+                "consequence": verdict.consequence.value,
+                "reason": reason,
+                "message": message,
+            }
+            print(json.dumps(record, ensure_ascii=False))
+            continue
+        who = "table" if seat is None else naming.en(seat)
+        what = " ".join(str(mjai[k]) for k in ("type", "pai", "kind") if k in mjai)
+        ruling = verdict.consequence.value
+        if reason is not None:
+            ruling += f" ({reason}): {message}"
+        bar.echo(f"{result.source}: {act.hand}: event {act.index}: {who} {what}: {ruling}")
+
+
+def _report_endings(bar: Progress, args: argparse.Namespace, result: GameCheck) -> None:
+    """Each hand's ending as the live referee says it at ``end_kyoku``: seats by that hand's winds."""
+    state = result.final
+    for hand in state.results:
+        for said in hand_ending(hand, state.profile):
+            if args.json:
+                record: dict[str, Any] = {"file": result.source, "hand": hand.label, "kind": said.kind.value}
+                record |= {"seat": None if said.seat is None else int(said.seat), "params": dict(said.params)}
+                print(json.dumps(record, ensure_ascii=False))
+                continue
+            for language in (Language.JA, Language.EN):
+                bar.echo(f"[{language.value}] {render(said, language, state.hand_naming(hand.label))}")

@@ -24,14 +24,15 @@ if TYPE_CHECKING:
 
 EXAMPLES = """examples:
   jantaku run --config examples/table.toml
-  jantaku run --config table.toml --until-end --echo-events"""
+  jantaku run --config table.toml --until-end --echo-events
+  jantaku run --config table.toml --resume"""
 
 
 def register(commands: Any) -> None:
     parser = commands.add_parser(
         "run",
         help="referee a table from a TOML config: camera, serial link, GPIO panel, journal",
-        description="Referee a table. Resumes the unfinished game in the journal, if any.",
+        description="Referee a table. With an unfinished game in the journal, say --resume or --new.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -39,6 +40,9 @@ def register(commands: Any) -> None:
     parser.add_argument("--duration", type=float, metavar="S", help="stop after S seconds")
     parser.add_argument("--until-end", action="store_true", help="stop when the game ends or the [feed] runs out")
     parser.add_argument("--echo-events", action="store_true", help="print each journaled event: SEQ mjai-JSON")
+    journal = parser.add_mutually_exclusive_group()
+    journal.add_argument("--resume", action="store_true", help="go on with the unfinished game in the journal")
+    journal.add_argument("--new", action="store_true", help="start a new game even if one is unfinished")
     # A service: what it does (link state, camera, recoveries) is logged at INFO unless told otherwise.
     parser.set_defaults(run=run, **{DEFAULT_LEVEL_KEY: logging.INFO})
 
@@ -65,13 +69,13 @@ def run(args: argparse.Namespace) -> int:
     from table_app.runtime.config import load_config  # noqa: PLC0415
 
     config = load_config(args.config)
+    resume, what = _journal_choice(args, config.db)
     echo = _EventEcho(printing=args.echo_events)
-    runtime = build_runtime(config, vision=camera_pipeline, listeners=(echo,))
+    runtime = build_runtime(config, vision=camera_pipeline, listeners=(echo,), resume=resume)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
-    game = runtime.core.game_id
-    print(f"journal {config.db}" + (f", resuming game {game}" if game is not None else ""), file=sys.stderr, flush=True)
+    print(f"journal {config.db}: {what}", file=sys.stderr, flush=True)
     try:
         server = _serve(runtime) if config.web is not None else None
     except BaseException:
@@ -92,6 +96,27 @@ def run(args: argparse.Namespace) -> int:
         return 1
     print(f"scores {' '.join(str(s) for s in runtime.core.session.game.scores)}", flush=True)
     return 0
+
+
+def _journal_choice(args: argparse.Namespace, db: Path) -> tuple[bool, str]:
+    """Whether to resume the journal's unfinished game, and what is done, in words. An
+    unfinished game is never resumed nor left behind unless the command line says so."""
+    from table_app.runtime.app import unfinished_game  # noqa: PLC0415 (the runtime is imported when it runs)
+
+    unfinished = unfinished_game(db)
+    if unfinished is None:
+        if args.resume:
+            raise ValueError(f"no unfinished game in {db} to resume (without --resume a new game starts)")
+        return False, "starting a new game"
+    where = f"game {unfinished.id} ({unfinished.profile}, {unfinished.hands} hands played)"
+    if args.resume:
+        return True, f"resuming {where}"
+    if args.new:
+        return False, f"starting a new game (game {unfinished.id} stays unfinished)"
+    raise ValueError(
+        f"{db}: game {unfinished.id} is unfinished ({unfinished.hands} hands played): "
+        "--resume to go on with it, --new to start another"
+    )
 
 
 def _serve(runtime: Runtime) -> BackgroundWebServer:

@@ -12,6 +12,7 @@ import logging
 from dataclasses import dataclass, replace
 
 from table_app.announce.announcement import Announcement, AnnouncementKind, announce
+from table_app.announce.endings import hand_ending
 from table_app.domain.errors import InputError
 from table_app.interpret.session import Question, RefereeSession
 from table_app.rules.events import (
@@ -28,9 +29,7 @@ from table_app.rules.events import (
     Reach,
     StartKyoku,
 )
-from table_app.rules.fold import apply
-from table_app.rules.legality import judge
-from table_app.rules.record import HandEnding
+from table_app.rules.judged import judge_and_apply
 from table_app.rules.turns import ImpossibleEventError
 from table_app.rules.verdicts import Consequence
 
@@ -58,31 +57,8 @@ def accept(session: RefereeSession, proposals: tuple[GameEvent, ...]) -> Accepte
     said: list[Announcement] = []
     for index, event in enumerate(proposals):
         game = session.game
-        if game.hand is not None and not isinstance(event, Chombo):
-            verdict = judge(game.hand, event, game.profile)
-            if not verdict.accepted:
-                reason = verdict.reason.value if verdict.reason is not None else ""
-                said.append(
-                    announce(
-                        AnnouncementKind.ILLEGAL_ACT, verdict.seat, reason=reason, consequence=verdict.consequence.value
-                    )
-                )
-                if verdict.consequence is not Consequence.VOID and verdict.seat is not None:
-                    session, question = ask(
-                        session,
-                        Question(
-                            0,
-                            verdict.seat,
-                            f"penalty ({verdict.consequence.value}: {reason})",
-                            ("penalty", "misread: ignore"),
-                            ((Chombo(verdict.seat, reason),), ()),
-                            refused=proposals[index:],
-                        ),
-                    )
-                    said.append(question)
-                break
         try:
-            after = apply(game, event)
+            judged = judge_and_apply(game, event)
         except (ImpossibleEventError, InputError) as error:
             # A reading the state cannot take (a meld with a tile nobody could hold, a tile the
             # hand does not have) is put to the referee; it must never stop the core thread.
@@ -92,7 +68,29 @@ def accept(session: RefereeSession, proposals: tuple[GameEvent, ...]) -> Accepte
             )
             said.append(question)
             break
-        session = replace(session, game=after)
+        verdict = judged.verdict
+        if not judged.folded:
+            reason = verdict.reason.value if verdict.reason is not None else ""
+            said.append(
+                announce(
+                    AnnouncementKind.ILLEGAL_ACT, verdict.seat, reason=reason, consequence=verdict.consequence.value
+                )
+            )
+            if verdict.consequence is not Consequence.VOID and verdict.seat is not None:
+                session, question = ask(
+                    session,
+                    Question(
+                        0,
+                        verdict.seat,
+                        f"penalty ({verdict.consequence.value}: {reason})",
+                        ("penalty", "misread: ignore"),
+                        ((Chombo(verdict.seat, reason),), ()),
+                        refused=proposals[index:],
+                    ),
+                )
+                said.append(question)
+            break
+        session = replace(session, game=judged.state)
         events.append(event)
         said.extend(_announcements_of(session, event))
         if isinstance(event, StartKyoku):
@@ -111,36 +109,18 @@ def _announcements_of(session: RefereeSession, event: GameEvent) -> tuple[Announ
             return (announce(AnnouncementKind.CALL, event.actor, call=type(event).__name__.lower()),)
         case Daiminkan() | Ankan() | Kakan():
             return (announce(AnnouncementKind.CALL, event.actor, call="kan"),)
-        case Hora() if game.hand is not None and game.hand.wins:
-            win = game.hand.wins[-1]
+        case Hora():
+            # The call only: who wins and what is paid is said when the hand is ended, once the
+            # last ron is in (a head bump or a triple ron changes it), as replay says it.
             return (
-                announce(
-                    AnnouncementKind.WIN,
-                    win.winner,
-                    target=int(win.target),
-                    han=win.han,
-                    fu=win.fu,
-                    points=win.points,
-                    yaku=win.yaku,
-                    deltas=win.deltas,
-                ),
+                announce(AnnouncementKind.CALL, event.actor, call="tsumo" if event.actor == event.target else "ron"),
             )
         case StartKyoku():
             return (
                 announce(AnnouncementKind.HAND_START, round=f"{'ESWN'[event.bakaze]}{event.kyoku}", honba=event.honba),
             )
         case EndKyoku() if game.results:
-            result = game.results[-1]
-            if result.ending is HandEnding.EXHAUSTIVE:
-                return (
-                    announce(
-                        AnnouncementKind.EXHAUSTIVE_DRAW,
-                        tenpai=tuple(int(s) for s in result.tenpai),
-                        deltas=result.deltas,
-                    ),
-                )
-            if result.ending.is_draw and result.ending is not HandEnding.CHOMBO:
-                return (announce(AnnouncementKind.ABORTIVE_DRAW, draw=result.ending.value),)
+            return hand_ending(game.results[-1], game.profile)
         case EndGame():
             return (announce(AnnouncementKind.GAME_END, scores=game.scores),)
     return ()

@@ -27,8 +27,10 @@ from dataclasses import replace
 from table_app.announce.announcement import Announcement, AnnouncementKind, announce
 from table_app.domain.seat import Seat
 from table_app.interpret import tray_debts
+from table_app.interpret.board_wall import board_wall
 from table_app.interpret.session import Check, RefereeSession, Suspect
 from table_app.observations import TraysRead
+from table_app.rules.profiles import RuleProfile
 from table_app.rules.state import KyokuState, RiichiStage
 
 RIICHI_STICK = 1000
@@ -110,14 +112,21 @@ def _disagreements(session: RefereeSession) -> tuple[Suspect, ...] | None:
         return None  # payments and the deposit are moving until the hand is ended
     declared = [seat for seat, p in enumerate(hand.players) if p.riichi is RiichiStage.DECLARED]
     scores = [score - RIICHI_STICK * (seat in declared) for seat, score in enumerate(hand.scores)]
-    return (*_wall(hand, reading), *_deposit(hand.kyotaku + len(declared), reading), *_trays(scores, reading))
+    return (
+        *_wall(hand, game.profile, reading),
+        *_deposit(hand.kyotaku + len(declared), reading),
+        *_trays(scores, reading),
+    )
 
 
-def _wall(hand: KyokuState, reading: TraysRead) -> tuple[Suspect, ...]:
-    low = hand.live_wall - 1 if hand.turn is None else hand.live_wall  # a draw is due: it may be in a hand
-    if low <= reading.wall <= hand.live_wall:
+def _wall(hand: KyokuState, profile: RuleProfile, reading: TraysRead) -> tuple[Suspect, ...]:
+    high = board_wall(hand, profile)
+    if high is None:
+        return ()  # the board reads 0 for the last tiles of a wall with a smaller dead wall
+    low = max(0, high - 1) if hand.turn is None else high  # a draw is due: it may be in a hand
+    if low <= reading.wall <= high:
         return ()
-    expected = hand.live_wall if reading.wall > hand.live_wall else low
+    expected = high if reading.wall > high else low
     return (Suspect(Check.WALL, None, expected, reading.wall),)
 
 

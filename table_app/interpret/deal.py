@@ -1,4 +1,4 @@
-"""Starting a hand, and the one abortive draw plain to see in the ponds."""
+"""Starting a hand: the rules' next hand, or the first."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ from table_app.domain.seat import Wind
 from table_app.domain.tile import UNKNOWN, Tile
 from table_app.interpret.session import RefereeSession
 from table_app.rules.events import GameEvent, StartGame, StartKyoku
-from table_app.rules.state import KyokuState
 
 
 def deal(session: RefereeSession, indicator: Tile) -> tuple[GameEvent, ...] | None:
@@ -37,11 +36,3 @@ def deal(session: RefereeSession, indicator: Tile) -> tuple[GameEvent, ...] | No
             hidden,
         ),
     )
-
-
-def four_winds(hand: KyokuState | None) -> bool:
-    """四風子連打: the same wind as each seat's first discard, nobody having called."""
-    if hand is None or hand.discards_made != 4 or hand.calls_made:
-        return False
-    firsts = [p.pond[0].tile for p in hand.players if p.pond]
-    return len(firsts) == 4 and firsts[0].kind in range(27, 31) and all(t.kind == firsts[0].kind for t in firsts)

@@ -129,7 +129,7 @@ def laid_open(
     hand: KyokuState, seen: HandLaidOpen, ura: tuple[Tile, ...], wall_stepped: bool | None
 ) -> tuple[GameEvent, ...] | Question | None:
     """A win (ron on the last discard, or tsumo), nine terminals shown on the first draw, or
-    ``None``: a hand shown as tenpai at the exhaustive draw.
+    ``None``: a hand shown as tenpai at the exhaustive draw, or shown at the four-riichi abort.
 
     Fourteen tiles laid open right after someone else's discard are a ron on it or a tsumo by
     the next player. The tile set apart tells them apart when it is not the discarded tile;
@@ -140,6 +140,8 @@ def laid_open(
     last = hand.last_discard_tile
     if hand.live_wall == 0 and hand.turn is None and hand.last_discard == seat:
         return None  # the last discarder shows tenpai at the exhaustive draw
+    if len(seen.tiles) == waiting_size and all(p.in_riichi for p in hand.players):
+        return None  # every riichi hand is shown at the four-riichi abort (003)
     target = _ron_target(hand)
     ron = _ron(hand, seen, ura, waiting_size) if target not in (None, seat) and last is not None else None
     draw = draw_if_due(hand, seat)

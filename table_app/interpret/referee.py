@@ -26,8 +26,9 @@ from table_app.announce.announcement import Announcement, AnnouncementKind, anno
 from table_app.domain.seat import Seat
 from table_app.interpret import crosscheck, moves
 from table_app.interpret.acceptance import accept, ask
+from table_app.interpret.board_wall import board_wall
 from table_app.interpret.correction import pond_discard
-from table_app.interpret.deal import deal, four_winds
+from table_app.interpret.deal import deal
 from table_app.interpret.session import Decision, Question, RefereeSession
 from table_app.interpret.uncertain import confirm_uncertain
 from table_app.observations import (
@@ -51,6 +52,7 @@ from table_app.observations import (
     TraysRead,
     UraIndicatorsRevealed,
 )
+from table_app.rules.draw_conditions import four_kans_unmet, four_winds_on_table
 from table_app.rules.events import (
     Dahai,
     Dora,
@@ -166,8 +168,10 @@ def _propose(session: RefereeSession, proposal: Proposal) -> Decision:
         elif isinstance(event, ReachAccepted):
             session = replace(session, riichi_waiting=None)
     events = outcome.events
-    if events and isinstance(events[-1], Dahai) and four_winds(session.game.hand):
-        # 四風子連打 is plain to see: no question, the hand ends.
+    game = session.game
+    if events and isinstance(events[-1], Dahai) and game.profile.four_winds and four_winds_on_table(game.hand):
+        # 四風子連打 is plain to see: no question, the hand ends (where the rule set has it;
+        # elsewhere nobody declared anything and play goes on).
         aborted = _propose(session, (Ryukyoku(DrawKind.FOUR_WINDS), EndKyoku()))
         return Decision(aborted.session, (*events, *aborted.events), (*said, *aborted.announcements))
     if events and isinstance(events[-1], EndKyoku):
@@ -191,20 +195,31 @@ def _before_act(session: RefereeSession, proposal: Proposal) -> Proposal:
     return (ReachAccepted(session.riichi_waiting), *proposal)
 
 
-def _wall_stepped(session: RefereeSession) -> bool | None:
-    """Whether the board's wall count shows a draw the game has not seen (``None``: no board)."""
+def _board_count(session: RefereeSession) -> int | None:
+    """The board's wall count as it should read before the next draw, where a draw would show
+    on it (``None``: no board, no hand, or a wall the board no longer counts)."""
     hand = session.game.hand
     if hand is None or not session.link_up or session.trays is None:
         return None
-    return session.trays.wall == hand.live_wall - 1
+    count = board_wall(hand, session.game.profile)
+    return count if count is not None and count > 0 else None
+
+
+def _wall_stepped(session: RefereeSession) -> bool | None:
+    """Whether the board's wall count shows a draw the game has not seen (``None``: no board)."""
+    count = _board_count(session)
+    if count is None or session.trays is None:
+        return None
+    return session.trays.wall == count - 1
 
 
 def _wall_pending(session: RefereeSession, seen: PondTileAdded) -> bool:
     """Hold a discard that needs a draw while the board's wall count has not stepped yet."""
     hand = session.game.hand
-    if hand is None or not session.link_up or session.trays is None:
+    count = _board_count(session)
+    if hand is None or count is None or session.trays is None:
         return False
-    return moves.draw_if_due(hand, seen.seat) not in (None, ()) and session.trays.wall == hand.live_wall
+    return moves.draw_if_due(hand, seen.seat) not in (None, ()) and session.trays.wall == count
 
 
 def _release_pending(session: RefereeSession) -> tuple[RefereeSession, tuple[GameEvent, ...], tuple[Announcement, ...]]:
@@ -241,8 +256,8 @@ def _trays(session: RefereeSession, reading: TraysRead) -> Decision:
         logger.info("implausible reading not used: %r", reading)
         return Decision(session)
     session = replace(session, trays=reading)
-    hand = session.game.hand
-    if session.pending_discard is not None and hand is not None and reading.wall == hand.live_wall - 1:
+    count = _board_count(session)
+    if session.pending_discard is not None and count is not None and reading.wall == count - 1:
         session, events, said = _release_pending(session)
         return Decision(session, events, said)
     return Decision(session)
@@ -263,10 +278,12 @@ def _button(session: RefereeSession, press: ButtonPress) -> Decision:
         return _propose(session, (EndKyoku(),))
     accepted: tuple[GameEvent, ...] = () if session.riichi_waiting is None else (ReachAccepted(session.riichi_waiting),)
     riichi = sum(p.in_riichi for p in hand.players)
+    # An abortive draw declared by CONFIRM stands on its own; the next CONFIRM ends the hand (as
+    # after a win), so that a noten riichi found among the hands shown is ruled on first.
     if riichi == 4:
-        return _propose(session, (*accepted, Ryukyoku(DrawKind.FOUR_RIICHI), EndKyoku()))
-    if len(hand.kans) == 4 and len(set(hand.kans)) > 1 and hand.turn is None:
-        return _propose(session, (*accepted, Ryukyoku(DrawKind.FOUR_KANS), EndKyoku()))
+        return _propose(session, (*accepted, Ryukyoku(DrawKind.FOUR_RIICHI, session.shown)))
+    if not four_kans_unmet(hand) and hand.turn is None:
+        return _propose(session, (*accepted, Ryukyoku(DrawKind.FOUR_KANS, session.shown)))
     if hand.live_wall == 0 and hand.turn is None:
         return _propose(session, (*accepted, Ryukyoku(DrawKind.EXHAUSTIVE, session.shown), EndKyoku()))
     logger.info("CONFIRM with nothing to confirm")

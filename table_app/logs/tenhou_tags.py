@@ -111,6 +111,9 @@ class TenhouTagTranslator:
                     kiriage_mangan=bool(game_type & 0x200),  # the chip lobbies round 4/30 and 3/60 up
                     # 0x400 lobbies pay honba at their own rate, which the log does not state.
                     unsupported=f"lobby rules not described (GO type {game_type})" if game_type & 0x400 else None,
+                    # Tenhou bans kuikae, but its own client enforces it, not the server: a
+                    # transcript of another client shows the server taking swap discards.
+                    kuikae_unchecked=self._seen_from is not None,
                 )
             case "UN":
                 names = tuple(unquote(attrs.get(f"n{i}", "")) for i in range(4))

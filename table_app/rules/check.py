@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from table_app.rules.events import EndGame, EndKyoku, StartKyoku
-from table_app.rules.fold import apply, new_game
-from table_app.rules.legality import judge
+from table_app.rules.events import EndGame, EndKyoku, GameEvent, StartKyoku
+from table_app.rules.fold import new_game
+from table_app.rules.judged import is_judged, judge_and_apply
 from table_app.rules.profiles import TENHOU, RuleProfile, with_variants
 from table_app.rules.record import GameLog, HandEnding, HandRecord, LogRules
 from table_app.rules.results import HandResult, NextHand
 from table_app.rules.state import GameState
+from table_app.rules.verdicts import Verdict
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,11 +30,22 @@ class Mismatch:
 
 
 @dataclass(frozen=True, slots=True)
+class JudgedAct:
+    """One act the judge ruled on: where it was, what it was, and the verdict."""
+
+    hand: str  # e.g. "E1-0"
+    index: int  # the event's position in the log, from 1
+    event: GameEvent
+    verdict: Verdict
+
+
+@dataclass(frozen=True, slots=True)
 class GameCheck:
     source: str
     hands: int
     mismatches: tuple[Mismatch, ...]
     final: GameState
+    verdicts: tuple[JudgedAct, ...] = ()
     incomplete: tuple[str, ...] = ()  # the labels of hands the log never ends
 
 
@@ -95,8 +107,9 @@ def compare_next(expected: NextHand, start: StartKyoku, label: str) -> list[Mism
 
 def profile_for_log(profile: RuleProfile, rules: LogRules) -> RuleProfile:
     """The Tenhou preset adjusted to what a Tenhou log says about its own game: East-only or
-    hanchan, red fives, and the first rule era. Other presets are taken as given. The result
-    is a named variant (``tenhou+east``) so a journal keeping it by name gets it back."""
+    hanchan, red fives, the first rule era, and kuikae where the server did not check it. Other
+    presets are taken as given. The result is a named variant (``tenhou+east+kuikae_unchecked``)
+    so a journal keeping it by name gets it back."""
     if profile.name.split("+")[0] != TENHOU.name:
         return profile
     changes = set()
@@ -108,13 +121,20 @@ def profile_for_log(profile: RuleProfile, rules: LogRules) -> RuleProfile:
         changes.add("no_red")
     if rules.early_tenhou:
         changes.add("early")
+    if rules.kuikae_unchecked:
+        changes.add("kuikae_unchecked")
     return with_variants(profile, changes) if changes else profile
 
 
 def check_game(log: GameLog, profile: RuleProfile = TENHOU) -> GameCheck:
+    """Replay ``log``, judging every act as the live referee does (:func:`judge_and_apply`): a
+    refused act is a mismatch (the server refereed the game, so every act must stand) and is
+    not folded in; every judged act is kept with its verdict, and every hand the log starts
+    and never ends is listed as incomplete."""
     profile = profile_for_log(profile, log.rules)
     state = new_game(profile)
     found: list[Mismatch] = []
+    judged: list[JudgedAct] = []
     hands = 0
     label = "game"
     playing = False  # a hand has started and the log has not ended it yet
@@ -126,21 +146,25 @@ def check_game(log: GameLog, profile: RuleProfile = TENHOU) -> GameCheck:
             playing = isinstance(event, StartKyoku)
         if isinstance(event, StartKyoku) and state.next_hand is not None:
             found.extend(compare_next(state.next_hand, event, label))
-        if state.hand is not None:
-            # A logged game was refereed by the server: the rules core must find every act legal.
-            verdict = judge(state.hand, event, profile)
-            if not verdict.accepted:
-                reason = verdict.reason.value if verdict.reason else "?"
-                found.append(
-                    Mismatch(
-                        label, f"event {index + 1} judged {verdict.consequence.value} ({reason}): {verdict.message}"
-                    )
-                )
         try:
-            state = apply(state, event)
+            step = judge_and_apply(state, event)
         except ValueError as error:
             found.append(Mismatch(label, f"cannot follow event {index + 1} ({type(event).__name__}): {error}"))
-            return GameCheck(log.source, hands, tuple(found), state, tuple(incomplete))
+            return GameCheck(log.source, hands, tuple(found), state, tuple(judged), tuple(incomplete))
+        verdict = step.verdict
+        if is_judged(event):
+            judged.append(JudgedAct(label, index + 1, event, verdict))
+        if not step.folded:
+            reason = verdict.reason.value if verdict.reason else "?"
+            found.append(
+                Mismatch(
+                    label,
+                    f"event {index + 1} judged {verdict.consequence.value} ({reason}): "
+                    + state.seat_naming().fill_en(verdict.message),
+                )
+            )
+            continue
+        state = step.state
         if state.hand is not None:
             label = state.hand.label()
         if isinstance(event, EndKyoku):
@@ -151,7 +175,7 @@ def check_game(log: GameLog, profile: RuleProfile = TENHOU) -> GameCheck:
         if playing:  # a complete log whose last hand has no ending
             incomplete.append(label)
         found.extend(_compare_end(state, log, label))
-    return GameCheck(log.source, hands, tuple(found), state, tuple(incomplete))
+    return GameCheck(log.source, hands, tuple(found), state, tuple(judged), tuple(incomplete))
 
 
 def _compare_end(state: GameState, log: GameLog, label: str) -> list[Mismatch]:

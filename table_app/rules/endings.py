@@ -150,6 +150,7 @@ def _infer_kind(hand: KyokuState, profile: RuleProfile) -> DrawKind:
 def on_ryukyoku(hand: KyokuState, event: Ryukyoku, profile: RuleProfile) -> KyokuState:
     kind = event.kind if event.kind is not DrawKind.UNSPECIFIED else _infer_kind(hand, profile)
     tenpai: tuple[Seat, ...] = ()
+    nagashi: tuple[Seat, ...] = ()
     deltas: tuple[int, ...] = (0, 0, 0, 0)
     if kind in (DrawKind.EXHAUSTIVE, DrawKind.NAGASHI_MANGAN):
         tenpai = _tenpai_seats(hand, event)
@@ -160,7 +161,7 @@ def on_ryukyoku(hand: KyokuState, event: Ryukyoku, profile: RuleProfile) -> Kyok
         else:
             kind = DrawKind.EXHAUSTIVE
             deltas = noten_deltas(tenpai, profile.noten_pool)
-    return replace(hand, result=HandResult(hand.label(), HandEnding(kind.value), deltas, (), tenpai))
+    return replace(hand, result=HandResult(hand.label(), HandEnding(kind.value), deltas, (), tenpai, nagashi=nagashi))
 
 
 def hand_result(hand: KyokuState) -> HandResult:

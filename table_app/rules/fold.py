@@ -54,7 +54,7 @@ def new_game(profile: RuleProfile = TENHOU) -> GameState:
     return GameState(profile=profile, scores=(profile.start_points,) * 4)
 
 
-def start_hand(event: StartKyoku) -> KyokuState:
+def start_hand(event: StartKyoku, profile: RuleProfile = TENHOU) -> KyokuState:
     return KyokuState(
         bakaze=event.bakaze,
         kyoku=event.kyoku,
@@ -64,6 +64,7 @@ def start_hand(event: StartKyoku) -> KyokuState:
         scores=event.scores,
         dora_markers=(event.dora_marker,),
         players=tuple(PlayerState(concealed=tiles, waits_mask=wait_kinds(tiles, ())) for tiles in event.tehais),
+        live_wall=profile.live_wall_at_start,
     )
 
 
@@ -75,7 +76,9 @@ def apply(state: GameState, event: GameEvent) -> GameState:
             first = (
                 first_dealer_of(event.bakaze, event.kyoku, event.oya) if state.hands_played == 0 else state.first_dealer
             )
-            return replace(state, hand=start_hand(event), scores=event.scores, next_hand=None, first_dealer=first)
+            return replace(
+                state, hand=start_hand(event, state.profile), scores=event.scores, next_hand=None, first_dealer=first
+            )
         case EndGame():
             return _end_game(state)
     hand = state.hand

@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from table_app.domain.hand import Hand, HandError
 from table_app.domain.meld import MeldKind
 from table_app.domain.seat import Seat
 from table_app.domain.tile import TERMINAL_HONOUR_KINDS, Tile, tile_of_kind
+from table_app.rules.draw_conditions import (
+    four_kans_unmet,
+    four_riichi_unmet,
+    four_winds_unmet,
+    noten_riichi_seat,
+    triple_ron_unmet,
+)
 from table_app.rules.endings import win_value, winning_hand
 from table_app.rules.events import DrawKind, Hora, Ryukyoku
 from table_app.rules.furiten_tracking import furiten_reason, passed_while_hidden, wait_kinds
 from table_app.rules.hand.riichi_kan import check_riichi_closed_kan
-from table_app.rules.hand.waits import is_tenpai
-from table_app.rules.profiles import RuleProfile
+from table_app.rules.profiles import MultipleRon, RuleProfile
 from table_app.rules.state import KyokuState, PlayerState, RiichiStage
 from table_app.rules.verdicts import ACCEPTED, Reason, Verdict, reject
 
@@ -21,6 +29,12 @@ def judge_win(hand: KyokuState, event: Hora, profile: RuleProfile) -> Verdict:
     player = hand.player(seat)
     if player.lost_win_right:
         return reject(Reason.RIGHTS_LOST, seat, "this player lost the right to win for this hand", profile)
+    if hand.result is not None:
+        return reject(Reason.HAND_ENDED, seat, "the hand has already ended", profile)
+    if hand.wins:
+        refused = _another_ron(hand, event, profile)
+        if refused is not None:
+            return refused
     if event.actor == event.target:
         return _judge_shown_win(hand, event, profile)
     on_discard = hand.last_discard == event.target and hand.last_discard_tile is not None
@@ -46,6 +60,21 @@ def judge_win(hand: KyokuState, event: Hora, profile: RuleProfile) -> Verdict:
     if why:
         return reject(Reason.FURITEN_RON, seat, f"furiten: {why}", profile)
     return _judge_shown_win(hand, event, profile)
+
+
+def _another_ron(hand: KyokuState, event: Hora, profile: RuleProfile) -> Verdict | None:
+    """A win after a win: only another ron on the same discard (double ron), and under head
+    bump only by a player nearer the discarder than the one who already won (001 第18条(2))."""
+    seat = event.actor
+    if event.actor == event.target:
+        return reject(Reason.HAND_ENDED, seat, "a ron has already ended the hand", profile)
+    if any(w.winner == seat for w in hand.wins):
+        return reject(Reason.HAND_ENDED, seat, "this player has already won this hand", profile)
+    if profile.multiple_ron is MultipleRon.HEAD_BUMP:
+        nearest = min((w.winner - w.target) % 4 for w in hand.wins)
+        if (seat - event.target) % 4 > nearest:
+            return reject(Reason.CALL_PRIORITY, seat, "head bump: a nearer ron takes the tile", profile)
+    return None
 
 
 def _kokushi_wait(concealed: tuple[Tile, ...], player: PlayerState) -> bool:
@@ -96,39 +125,48 @@ _PROFILE_HAS = {
 
 def judge_draw(hand: KyokuState, event: Ryukyoku, profile: RuleProfile) -> Verdict:
     kind = event.kind
+    if hand.wins or hand.result is not None:
+        return reject(Reason.HAND_ENDED, event.actor, "the hand has already ended", profile)
     switch = _PROFILE_HAS.get(kind)
     if switch is not None and not getattr(profile, switch):
         return reject(Reason.DRAW_NOT_IN_PROFILE, event.actor, f"this rule set has no {kind.value} draw", profile)
     if kind in (DrawKind.EXHAUSTIVE, DrawKind.NAGASHI_MANGAN):
         if hand.live_wall > 0:
             return reject(Reason.DRAW_CONDITIONS_UNMET, None, f"{hand.live_wall} tiles are left in the wall", profile)
-        return _noten_riichi(hand, event, profile)
+        return _noten_riichi(hand, event, profile, "at the draw")
     if kind is DrawKind.NINE_TERMINALS:
         return _nine_terminals(hand, event, profile)
-    if kind is DrawKind.FOUR_RIICHI and not all(p.riichi is RiichiStage.ACCEPTED for p in hand.players):
-        return reject(Reason.DRAW_CONDITIONS_UNMET, None, "four riichi needs all four sticks down", profile)
-    if kind is DrawKind.FOUR_KANS and (len(hand.kans) < 4 or len(set(hand.kans)) < 2):
-        return reject(Reason.DRAW_CONDITIONS_UNMET, None, "four kans by two or more players are needed", profile)
+    unmet = _UNMET.get(kind)
+    why = "" if unmet is None else unmet(hand, event)
+    if why:
+        return reject(Reason.DRAW_CONDITIONS_UNMET, event.actor, why, profile)
+    if kind is DrawKind.FOUR_RIICHI:
+        return _noten_riichi(hand, event, profile, "at the four-riichi abort")
     return ACCEPTED
 
 
-def _noten_riichi(hand: KyokuState, event: Ryukyoku, profile: RuleProfile) -> Verdict:
+_UNMET: dict[DrawKind, Callable[[KyokuState, Ryukyoku], str]] = {
+    DrawKind.FOUR_WINDS: lambda hand, _event: four_winds_unmet(hand),
+    DrawKind.FOUR_KANS: lambda hand, _event: four_kans_unmet(hand),
+    DrawKind.FOUR_RIICHI: lambda hand, _event: four_riichi_unmet(hand),
+    DrawKind.TRIPLE_RON: lambda hand, event: triple_ron_unmet(hand, event.shown),
+}
+
+
+def _noten_riichi(hand: KyokuState, event: Ryukyoku, profile: RuleProfile, when: str) -> Verdict:
+    """Every riichi hand is shown at an exhaustive draw and at four riichi (spec §2.5, 003):
+    one that is not tenpai is a noten riichi, and an illegal closed kan after riichi is found."""
     if not profile.riichi_requires_tenpai:
         return ACCEPTED
+    noten = noten_riichi_seat(hand, event.shown)
+    if noten is not None:
+        return reject(Reason.NOTEN_RIICHI, noten, f"a riichi hand shown noten {when}", profile)
     shown = {s.seat: s.tiles for s in event.shown}
     for seat in Seat:
         player = hand.player(seat)
-        if player.riichi is not RiichiStage.ACCEPTED:
-            continue
         tiles = shown.get(seat, player.concealed if player.hand_known else None)
-        if tiles is None:
+        if player.riichi is not RiichiStage.ACCEPTED or tiles is None:
             continue
-        try:
-            tenpai = is_tenpai(Hand(tiles, player.melds))
-        except HandError:
-            continue
-        if not tenpai:
-            return reject(Reason.NOTEN_RIICHI, seat, "a riichi hand shown noten at the draw", profile)
         kans = _judge_riichi_kans(player, tiles, seat, profile)
         if not kans.accepted:
             return kans

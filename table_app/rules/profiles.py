@@ -55,6 +55,8 @@ class RuleProfile:
     busting: bool = True  # トビ: the game ends when a score falls below zero
     leftover_sticks: LeftoverSticks = LeftoverSticks.TO_TOP
     # tiles and dora
+    wall_tiles: int = 136
+    dead_wall: int = 14  # 王牌: tiles never drawn in turn (純麻雀 has none: 001 第6条, 第11–12条)
     red_fives: bool = True
     dora: bool = True  # any dora at all (純麻雀 has none)
     ura_dora: bool = True
@@ -105,10 +107,17 @@ class RuleProfile:
     def has_honba(self) -> bool:
         return self.honba_points > 0
 
+    @property
+    def live_wall_at_start(self) -> int:
+        """Tiles a hand may draw in turn: the wall less the dead wall and the 52 dealt (the
+        dealer's fourteenth is the hand's first draw)."""
+        return self.wall_tiles - self.dead_wall - 4 * 13
 
-#: Tenhou as its logs show it. Its server accepted a discard of the very kind just called by
-#: chi in three 2018 client transcripts, so this preset does not ban kuikae (docs/rules.md).
-TENHOU = RuleProfile(name="tenhou", kuikae_banned=False)
+
+#: Tenhou as its rules and logs have it. Tenhou bans kuikae (喰い替えなし); its server left
+#: the check to its own client and took three swap discards from another client in 2018
+#: transcripts, which the log reader marks (``LogRules.kuikae_unchecked``, docs/rules.md).
+TENHOU = RuleProfile(name="tenhou")
 
 MLEAGUE = RuleProfile(
     name="mleague",
@@ -171,6 +180,7 @@ JUN = RuleProfile(
     ura_dora=False,
     kan_dora=False,
     kans=False,
+    dead_wall=0,
     ippatsu=False,
     riichi_deposit=0,
     riichi_requires_tenpai=False,
@@ -218,6 +228,8 @@ VARIANTS: Final[dict[str, Callable[[RuleProfile], RuleProfile]]] = {
     "no_red": lambda p: replace(p, red_fives=False),
     "kiriage": lambda p: replace(p, kiriage_mangan=True),
     "early": _early,
+    # A Tenhou client transcript: the server let swap discards through (its own client checks).
+    "kuikae_unchecked": lambda p: replace(p, kuikae_banned=False),
 }
 
 

@@ -73,6 +73,8 @@ class LogRules:
     and tournament lobbies): the final tally follows that lobby's rules, not a preset's.
     ``early_tenhou``: a log from Tenhou's first rule era (2009), before the top dealer's
     tenpai in the last hand ended the game and with a 10-5 uma in East-only games.
+    ``kuikae_unchecked``: a client transcript; Tenhou's server left kuikae to the official
+    client and took the swap discards of other clients (three 2018 transcripts show it).
     """
 
     east_only: bool | None = None
@@ -81,6 +83,7 @@ class LogRules:
     kiriage_mangan: bool | None = None
     unsupported: str | None = None  # why no preset can follow this game (it is skipped)
     early_tenhou: bool = False
+    kuikae_unchecked: bool = False  # the server let a swap discard through (its client checks)
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,6 +48,7 @@ class HandResult:
     wins: tuple[WinResult, ...] = ()
     tenpai: tuple[Seat, ...] = ()
     offender: Seat | None = None  # who committed the chombo that voided the hand
+    nagashi: tuple[Seat, ...] = ()  # who was paid a nagashi mangan
 
 
 @dataclass(frozen=True, slots=True)

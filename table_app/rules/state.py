@@ -18,9 +18,6 @@ from table_app.domain.tile import Tile
 from table_app.rules.profiles import TENHOU, RuleProfile
 from table_app.rules.results import HandResult, NextHand, WinResult
 
-#: Tiles a four-player hand may draw from the live wall: 136 - 14 (dead wall) - 52 (dealt).
-LIVE_WALL_AT_START = 70
-
 
 class RiichiStage(IntEnum):
     NONE = 0
@@ -83,7 +80,7 @@ class KyokuState:
     scores: tuple[int, ...]
     dora_markers: tuple[Tile, ...]
     players: tuple[PlayerState, ...]
-    live_wall: int = LIVE_WALL_AT_START
+    live_wall: int = TENHOU.live_wall_at_start  # set from the game's profile at the deal
     turn: Seat | None = None  # who holds 14 tiles and must discard
     last_discard: Seat | None = None  # whose discard may be called or ronned right now
     last_discard_tile: Tile | None = None
@@ -132,7 +129,14 @@ class GameState:
         if self.hand is not None:
             return SeatNaming(self.names, self.hand.oya)
         if self.results:
-            # Kyoku N of any round is dealt by the seat N-1 after the first dealer.
-            kyoku = int(self.results[-1].label[1:].split("-")[0])
-            return SeatNaming(self.names, Seat((self.first_dealer + kyoku - 1) % 4))
+            return self.hand_naming(self.results[-1].label)
         return SeatNaming(self.names)
+
+    def hand_naming(self, label: str) -> SeatNaming:
+        """How seats are named in the hand labelled ``label`` (``E3-1``), after the fact (a
+        replay's report); anything but a hand's label (``game``) names seats by name or number."""
+        round_wind, kyoku = label[:1], label[1:].partition("-")[0]
+        if round_wind not in ("E", "S", "W", "N") or not kyoku.isdigit():
+            return SeatNaming(self.names)
+        # Kyoku N of any round is dealt by the seat N-1 after the first dealer.
+        return SeatNaming(self.names, Seat((self.first_dealer + int(kyoku) - 1) % 4))

@@ -42,6 +42,7 @@ class Reason(StrEnum):
     NOTEN_RIICHI = "noten_riichi"
     DRAW_NOT_IN_PROFILE = "draw_not_in_profile"
     DRAW_CONDITIONS_UNMET = "draw_conditions_unmet"
+    HAND_ENDED = "hand_ended"  # a win or a draw claimed after the hand ended (a second ron excepted)
     # penalties already given
     RIGHTS_LOST = "rights_lost"  # 純麻雀: the player lost this right earlier in the hand
 
@@ -76,6 +77,7 @@ _STANDARD: dict[Reason, Consequence] = {
     Reason.NOTEN_RIICHI: Consequence.CHOMBO,
     Reason.DRAW_NOT_IN_PROFILE: Consequence.VOID,
     Reason.DRAW_CONDITIONS_UNMET: Consequence.VOID,
+    Reason.HAND_ENDED: Consequence.VOID,
     Reason.RIGHTS_LOST: Consequence.VOID,
 }
 

@@ -15,12 +15,14 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol, TextIO, runtime_checkable
 
 from firmware_bridge.calibration_file import load_calibration
 from firmware_bridge.sim_script import ScriptError, TableScript, parse_script
 from table_app.interpret import TableSetup, new_session
-from table_app.journal.store import GameStore
+from table_app.journal.schema import examine
+from table_app.journal.store import GameStore, GameSummary
 from table_app.logs import read_log
 from table_app.observations import Observation
 from table_app.rules.check import profile_for_log
@@ -89,10 +91,12 @@ def build_runtime(
     listeners: Sequence[CoreListener] = (),
     out: TextIO | None = None,
     pin_factory: Any = None,
+    resume: bool = True,
 ) -> Runtime:
+    """``resume``: go on with the journal's unfinished game, if any (else start a new one)."""
     store = GameStore(config.db)
     try:
-        return _wire(config, store, vision=vision, listeners=listeners, out=out, pin_factory=pin_factory)
+        return _wire(config, store, vision=vision, listeners=listeners, out=out, pin_factory=pin_factory, resume=resume)
     except BaseException:
         store.close()  # a config or a board script that fails leaves no journal open behind it
         raise
@@ -106,6 +110,7 @@ def _wire(
     listeners: Sequence[CoreListener],
     out: TextIO | None,
     pin_factory: Any,
+    resume: bool,
 ) -> Runtime:
     setup = TableSetup(
         config.profile,
@@ -117,7 +122,7 @@ def _wire(
     observations = None
     if config.feed is not None:
         observations, setup = _feed_observations(config.feed, config)
-    core = RefereeCore(store, setup, [TextAnnouncer(out or sys.stdout, config.languages), *listeners])
+    core = RefereeCore(store, setup, [TextAnnouncer(out or sys.stdout, config.languages), *listeners], resume=resume)
     runtime = Runtime(config, store, core)
     if config.speech:
         runtime.speaker = EspeakSpeaker()
@@ -158,6 +163,19 @@ def _wire(
         if config.camera is None:  # beside a camera the feed plays only the board: its end is not the game's
             runtime.finished = runtime.feed.finished
     return runtime
+
+
+def unfinished_game(db: Path) -> GameSummary | None:
+    """The journal's unfinished game (the latest), if it has one; read without writing (no
+    journal is made, and a running referee's lock is not needed to look)."""
+    if not examine(str(db)).exists:
+        return None
+    store = GameStore(db, read_only=True)
+    try:
+        game = store.latest_unfinished()
+        return None if game is None else store.game(game)
+    finally:
+        store.close()
 
 
 class BoardScriptError(ValueError):

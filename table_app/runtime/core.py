@@ -46,6 +46,7 @@ class RefereeCore:
         clock: Callable[[], float] = time.time,
         tick_s: float = TICK_S,
         monotonic: Callable[[], float] = time.monotonic,
+        resume: bool = True,
     ) -> None:
         self._store = store
         self._listeners = list(listeners)
@@ -58,12 +59,13 @@ class RefereeCore:
         self.last_refusal = ""  # why the last correction was refused, for the console ("": it was not)
         self.stopped = threading.Event()
         self.beat = monotonic()  # when the core thread last went round its loop (the watchdog's pulse)
-        self.game_id, self.session, self.journal_seq = self._resume(setup)
+        self.game_id, self.session, self.journal_seq = self._resume(setup) if resume else (None, new_session(setup), 0)
 
     # --- set-up -----------------------------------------------------------------------
 
     def _resume(self, setup: TableSetup) -> tuple[int | None, RefereeSession, int]:
-        """The unfinished game in the journal, folded back; or a fresh session."""
+        """The unfinished game in the journal, folded back; or a fresh session. (With
+        ``resume=False`` the core starts a new game whatever the journal holds.)"""
         fresh = new_session(setup)
         game = self._store.latest_unfinished()
         if game is None:

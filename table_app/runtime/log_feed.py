@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from table_app.domain.seat import Seat
 from table_app.domain.tile import UNKNOWN, Tile
 from table_app.interpret import RefereeSession, step
+from table_app.interpret.board_wall import board_wall_shown
 from table_app.interpret.tray_debts import trays_for_scores
 from table_app.observations import (
     ButtonPress,
@@ -36,6 +37,7 @@ from table_app.observations import (
 from table_app.rules.events import (
     Ankan,
     Chi,
+    Chombo,
     Dahai,
     Daiminkan,
     Dora,
@@ -98,7 +100,8 @@ def _trays(state: GameState, at: float) -> TraysRead:
     if hand is None:
         kyotaku = state.next_hand.kyotaku if state.next_hand is not None else 0
         return TraysRead(at, tuple(trays_for_scores(state.scores)), kyotaku, 0)
-    return TraysRead(at, tuple(trays_for_scores(hand.scores)), hand.kyotaku, hand.live_wall, len(hand.kans))
+    wall = board_wall_shown(hand.live_wall, state.profile)
+    return TraysRead(at, tuple(trays_for_scores(hand.scores)), hand.kyotaku, wall, len(hand.kans))
 
 
 def event_observations(
@@ -138,6 +141,8 @@ def event_observations(
             return _draw(before, event, at)
         case EndKyoku():
             return (ButtonPress(at, RefereeButton.CONFIRM),)
+        case Chombo():
+            return (ButtonPress(at, RefereeButton.CONFIRM),)  # the referee confirms the penalty asked
     return ()
 
 
@@ -154,19 +159,27 @@ def _draw(before: GameState, event: Ryukyoku, at: float) -> tuple[Observation, .
     assert hand is not None
     declarer = event.actor if event.actor is not None else hand.turn
     if event.kind is DrawKind.NINE_TERMINALS and declarer is not None:
-        return (HandLaidOpen(at, declarer, hand.player(declarer).concealed),)
+        # The hand as the log shows it (a transcript does not know another player's tiles).
+        declared = next((s.tiles for s in event.shown if s.seat == declarer), hand.player(declarer).concealed)
+        return (HandLaidOpen(at, declarer, declared),)
     if event.kind is DrawKind.TRIPLE_RON and hand.last_discard_tile is not None:
         # Three hands laid open on one discard: the third ron makes it the abortive draw.
         won = hand.last_discard_tile
         return tuple(HandLaidOpen(at, seat, (*hand.player(seat).concealed, won), won) for seat in hand.could_ron)
+    if event.kind in (DrawKind.FOUR_RIICHI, DrawKind.FOUR_KANS):
+        # The hands shown (every riichi hand, 003), then the referee's CONFIRM declares the draw.
+        laid_open = tuple(HandLaidOpen(at, s.seat, s.tiles) for s in event.shown)
+        return (*laid_open, ButtonPress(at, RefereeButton.CONFIRM))
     if hand.live_wall > 0 or event.kind not in (DrawKind.EXHAUSTIVE, DrawKind.UNSPECIFIED, DrawKind.NAGASHI_MANGAN):
-        return ()  # four riichi / four kans: the referee's CONFIRM at end_kyoku; four winds: seen in the ponds
+        return ()  # four winds: seen in the ponds
     # The hands the rules find tenpai are laid open: as the log shows them, or as it knows them.
     # If the log knows one of them neither way (a client transcript), only what it shows is shown.
     ended = apply(apply(before, event), EndKyoku())
     shown = {s.seat: s.tiles for s in event.shown}
     laid: list[Observation] = []
-    for seat in ended.results[-1].tenpai:
+    # A riichi hand is shown whether tenpai or not (spec §4): a noten one is for the referee to see.
+    riichi = [s for s in Seat if hand.player(s).in_riichi and s in shown]
+    for seat in sorted({*ended.results[-1].tenpai, *riichi}):
         tiles = shown.get(seat) or (hand.player(seat).concealed if hand.player(seat).hand_known else None)
         if tiles is None:
             return tuple(HandLaidOpen(at, s.seat, s.tiles) for s in event.shown)

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from table_app.interpret.board_wall import board_wall_shown
 from table_app.interpret.tray_debts import trays_for_scores
 from table_app.rules.events import Ankan, Daiminkan, EndKyoku, GameEvent, Kakan, Reach, StartKyoku, Tsumo
 from table_app.rules.fold import apply, new_game
 from table_app.rules.profiles import TENHOU, RuleProfile
-from table_app.rules.state import LIVE_WALL_AT_START, GameState, RiichiStage
+from table_app.rules.state import GameState, RiichiStage
 from table_app.runtime.log_feed import observation_counts
 
 STICK = 1000
@@ -64,7 +65,9 @@ def table_script_text(
                 trays = trays_for_scores(event.scores)
                 lines.append(f"{at} hand" + (" " + " ".join(str(t) for t in trays) if first else ""))
             case Tsumo():
-                if not rinshan_due:
+                hand = before.hand
+                shown = hand is not None and board_wall_shown(hand.live_wall, profile) > 0
+                if not rinshan_due and shown:  # the board counts no tile past what it takes for a dead wall
                     lines.append(f"{at} draw 1")
                 rinshan_due = False
             case Daiminkan() | Ankan() | Kakan():
@@ -94,13 +97,14 @@ def _restore(state: GameState, rinshan_due: bool) -> list[str]:
         declared = [seat for seat, p in enumerate(hand.players) if p.riichi is RiichiStage.DECLARED]
         trays = trays_for_scores([score - (STICK if seat in declared else 0) for seat, score in enumerate(hand.scores)])
         sticks = hand.kyotaku + len(declared)
-        wall, kans = hand.live_wall - rinshan_due, len(hand.kans)
+        wall, kans = board_wall_shown(hand.live_wall - rinshan_due, state.profile), len(hand.kans)
     # ``hand`` sets the trays and empties the deposit: the sticks go down from the fullest tray.
     lender = max(range(4), key=lambda seat: trays[seat])
     trays[lender] += sticks * STICK
     steps = ["hand " + " ".join(str(t) for t in trays), *[f"riichi {lender}"] * sticks]
-    if LIVE_WALL_AT_START - wall - kans > 0:
-        steps.append(f"draw {LIVE_WALL_AT_START - wall - kans}")
+    drawn = board_wall_shown(state.profile.live_wall_at_start, state.profile) - wall - kans
+    if drawn > 0:
+        steps.append(f"draw {drawn}")
     steps.extend(["kan"] * kans)
     return steps
 

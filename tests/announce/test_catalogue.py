@@ -27,6 +27,10 @@ SAMPLES: dict[AnnouncementKind, Announcement] = {
         yaku=("Riichi", "Tanyao", "Dora 1"),
         deltas=(0, 5200, 0, -5200),
     ),
+    AnnouncementKind.NAGASHI_MANGAN: announce(
+        AnnouncementKind.NAGASHI_MANGAN, seats=(2,), deltas=(-4000, -2000, 8000, -2000)
+    ),
+    AnnouncementKind.CHOMBO: announce(AnnouncementKind.CHOMBO, Seat.S1, deltas=(4000, -8000, 2000, 2000), tally=0),
     AnnouncementKind.PAYMENTS_COMPLETE: announce(AnnouncementKind.PAYMENTS_COMPLETE),
     AnnouncementKind.TRAY_OFF: announce(AnnouncementKind.TRAY_OFF, Seat.S3, expected=24000, read=23000),
     AnnouncementKind.WALL_DISAGREES: announce(AnnouncementKind.WALL_DISAGREES, expected=50, read=49),
@@ -170,3 +174,42 @@ def test_speech_says_the_wind_in_kana_never_the_name():
     seats = SeatNaming(("Aoki", "Baba", "Chiba", "Doi"), dealer=Seat.S3)
     assert speech_kana(SAMPLES[AnnouncementKind.RIICHI], seats) == "なんちゃ りーち"  # seat 0 is South
     assert speech_kana(SAMPLES[AnnouncementKind.TRAY_OFF], seats) == "とんちゃ てんぼうが あいません"
+
+
+def test_nagashi_mangan_and_chombo_say_their_payments():
+    nagashi = render(SAMPLES[AnnouncementKind.NAGASHI_MANGAN], Language.EN)
+    assert nagashi == "Nagashi mangan: Seat 3. Payments: Seat 1 -4000, Seat 2 -2000, Seat 3 +8000, Seat 4 -2000"
+    assert render(SAMPLES[AnnouncementKind.NAGASHI_MANGAN], Language.JA).startswith("流し満貫：3番席")
+    chombo = render(SAMPLES[AnnouncementKind.CHOMBO], Language.EN)
+    assert chombo == "Chombo by Seat 2: Seat 1 +4000, Seat 2 -8000, Seat 3 +2000, Seat 4 +2000; the hand is replayed"
+    tally = announce(AnnouncementKind.CHOMBO, Seat.S1, deltas=(0, 0, 0, 0), tally=20)
+    assert render(tally, Language.EN) == "Chombo by Seat 2: 20 points off the final tally; the hand is replayed"
+    sticks_back = announce(AnnouncementKind.CHOMBO, Seat.S1, deltas=(1000, 0, 0, 0), tally=20)
+    assert "20 points off the final tally, Seat 1 +1000;" in render(sticks_back, Language.EN)
+    assert "最終成績から20ポイント減" in render(tally, Language.JA)
+
+
+def test_a_win_without_fu_is_paid_by_the_fixed_table():
+    jun = announce(
+        AnnouncementKind.WIN, Seat.S0, target=0, han=0, points=1800, yaku=(), deltas=(1800, -600, -600, -600)
+    )
+    assert render(jun, Language.EN) == (
+        "Seat 1 wins by tsumo: no yaku; 0 han, 1800 points (Seat 1 +1800, Seat 2 -600, Seat 3 -600, Seat 4 -600)"
+    )
+    assert "役なし　0翻 1800点" in render(jun, Language.JA)
+
+
+def test_nagashi_mangan_chombo_and_a_fixed_table_win_name_seats_by_wind_and_name_in_a_hand():
+    seats = SeatNaming(("Aoki", "Baba", "Chiba", "Doi"), dealer=Seat.S1)  # Baba deals: Chiba is South
+    nagashi = render(SAMPLES[AnnouncementKind.NAGASHI_MANGAN], Language.EN, seats)
+    assert nagashi.startswith("Nagashi mangan: South (Chiba). Payments: North (Aoki) -4000, East (Baba) -2000")
+    assert render(SAMPLES[AnnouncementKind.NAGASHI_MANGAN], Language.JA, seats).startswith("流し満貫：南家（Chiba）")
+    chombo = render(SAMPLES[AnnouncementKind.CHOMBO], Language.EN, seats)
+    assert chombo.startswith("Chombo by East (Baba): North (Aoki) +4000, East (Baba) -8000")
+    assert render(SAMPLES[AnnouncementKind.CHOMBO], Language.JA, seats).startswith("東家（Baba）のチョンボ：")
+    assert speech_kana(SAMPLES[AnnouncementKind.CHOMBO], seats) == "とんちゃ ちょんぼ"
+    assert speech_kana(SAMPLES[AnnouncementKind.CHOMBO]) == "にばんせき ちょんぼ"
+    jun = announce(
+        AnnouncementKind.WIN, Seat.S0, target=0, han=0, points=1800, yaku=(), deltas=(1800, -600, -600, -600)
+    )
+    assert render(jun, Language.EN, seats).startswith("North (Aoki) wins by tsumo: no yaku; 0 han, 1800 points")

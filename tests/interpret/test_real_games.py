@@ -88,3 +88,16 @@ def test_a_triple_ron_is_the_abortive_draw(logs_dir):
     assert table.session.game.results == expected.results
     draws = [a for a in table.said if a.kind is AnnouncementKind.ABORTIVE_DRAW]
     assert [a.text_param("draw") for a in draws] == ["triple_ron"]
+
+
+def test_a_transcripts_nine_terminals_is_shown_as_the_log_shows_it(logs_dir):
+    """A client transcript knows another player's tiles only as laid open at the draw: the feed
+    shows those, and the referee declares the draw as the server did."""
+    for name in ("444b3_2018-02-11_10_58_02.log", "82093_2018-01-21_21_40_03.log"):
+        (game,) = read_log(logs_dir / "dnovikoff_net" / name)
+        table, profile = _table_for(game)
+        table.see(*_with_time_passing(log_observations(game.events, profile, FeedOptions(trays=True))))
+        expected = replay(game.events, profile)
+        assert table.session.game.results == expected.results, name
+        assert "nine_terminals" in [r.ending.value for r in expected.results]
+        assert not [a for a in table.said if a.kind in FALSE_ALARMS], name

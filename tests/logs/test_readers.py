@@ -11,7 +11,9 @@ import pytest
 
 from table_app.domain.tile import UNKNOWN
 from table_app.logs import LogReadError, log_files, read_log
+from table_app.rules.check import check_game, profile_for_log
 from table_app.rules.events import Dahai, EndGame, EndKyoku, Hora, Ryukyoku, StartGame, StartKyoku, Tsumo
+from table_app.rules.profiles import TENHOU, profile_named
 from table_app.rules.record import HandEnding
 
 GAME = "2010081709gm-00a9-0000-fe3371ad"
@@ -79,6 +81,27 @@ def test_client_transcript_hides_other_draws(logs_dir: Path):
     assert set(start.tehais[1]) == {UNKNOWN}
     # Lower-case discard tags are another player's tsumogiri.
     assert any(e.tsumogiri for e in game.events if isinstance(e, Dahai) and e.actor != 0)
+
+
+def test_a_transcripts_swap_discard_is_followed_as_tenhous_server_took_it(logs_dir: Path):
+    """Tenhou bans kuikae, but its server took a chi of 8m with 67m and an 8m discard from a
+    client of its own making: the transcript's game is followed without kuikae, a mjlog's is not."""
+    (game,) = read_log(logs_dir / "dnovikoff_net" / "444b3_2018-02-12_03_16_02.log")
+    assert game.rules.kuikae_unchecked
+    followed = profile_for_log(TENHOU, game.rules)
+    assert not followed.kuikae_banned
+    # A named variant, so a journal that keeps the game's profile by name gets the same rules back.
+    assert followed.name.split("+")[0] == "tenhou"
+    assert "kuikae_unchecked" in followed.name.split("+")
+    assert profile_named(followed.name) == followed
+    assert check_game(game).mismatches == ()
+    assert (
+        check_game(replace(game, rules=replace(game.rules, kuikae_unchecked=False))).mismatches[0].what.find("kuikae")
+        > 0
+    )
+    (mjlog,) = read_log(logs_dir / "mjx_full" / f"{GAME}.mjlog")
+    assert not mjlog.rules.kuikae_unchecked
+    assert profile_for_log(TENHOU, mjlog.rules).kuikae_banned
 
 
 def test_reconnected_hand_is_left_out(logs_dir: Path):

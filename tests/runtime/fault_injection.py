@@ -53,9 +53,22 @@ def game_count(db: Path) -> tuple[int, bool]:
     connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
         rows = connection.execute("SELECT finished FROM games").fetchall()
+    except sqlite3.OperationalError:  # killed before the journal was made: no tables yet
+        rows = []
     finally:
         connection.close()
     return len(rows), bool(rows) and all(bool(f) for (f,) in rows)
+
+
+def _unfinished(db: Path) -> bool:
+    if not db.exists():
+        return False
+    connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        has_games = connection.execute("SELECT count(*) FROM sqlite_master WHERE name = 'games'").fetchone()[0]
+        return bool(has_games) and connection.execute("SELECT count(*) FROM games WHERE finished = 0").fetchone()[0] > 0
+    finally:
+        connection.close()
 
 
 def _pump(process: subprocess.Popen[str]) -> queue.Queue[str | None]:
@@ -97,8 +110,10 @@ def kill_until_finished(
     while report.runs < max_runs:
         report.runs += 1
         errors = folder / f"run-{report.runs}.err"
+        # A restart goes on with the unfinished game, as a table's service would be told to.
+        resume = ["--resume"] if _unfinished(db) else []
         with errors.open("w") as stderr:
-            process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr, text=True, env=env)
+            process = subprocess.Popen(command + resume, stdout=subprocess.PIPE, stderr=stderr, text=True, env=env)
         lines = _pump(process)
         if rng.random() < early:
             deadline = time.monotonic() + rng.uniform(0.0, 3.0)  # often still starting or resuming
@@ -122,6 +137,8 @@ def kill_until_finished(
             raise AssertionError(f"run {report.runs} failed ({process.returncode}): {errors.read_text()[-2000:]}")
         report.kills += 1
         snapshots.append(journal_rows(db))
+        if db.exists() and game_count(db) == (1, True):
+            break  # killed on its way out, the game already over on disk: a restart would start another
     report.final = journal_rows(db)
     report.games, report.finished = game_count(db)
     final = set(report.final)

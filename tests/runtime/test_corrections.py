@@ -75,7 +75,7 @@ def test_an_older_discard_is_corrected_in_place_and_journaled_as_its_own_record(
 def test_a_win_that_the_correction_makes_furiten_is_announced_and_put_to_the_referee(tmp_path):
     core = _core(tmp_path)
     said = _play(core, M9)  # seat 2's own discard read as 9m: the ron on 5p stands
-    assert AnnouncementKind.WIN in [a.kind for a in said]
+    assert "ron" in [a.text_param("call") for a in said if a.kind is AnnouncementKind.CALL]
     assert core.session.game.hand.wins
     update = core.process(TileCorrected(7.0, P5, Seat.S2, 0))  # it was 5p: seat 2 is furiten
     kinds = [a.kind for a in update.announcements]
@@ -94,7 +94,8 @@ def test_a_refused_win_that_the_correction_makes_valid_stands(tmp_path):
     assert [a.kind for a in said][-2:] == [AnnouncementKind.ILLEGAL_ACT, AnnouncementKind.QUESTION]
     assert core.session.question is not None
     update = core.process(TileCorrected(7.0, M9, Seat.S2, 0))  # it was 9m
-    assert [a.kind for a in update.announcements] == [AnnouncementKind.CORRECTED, AnnouncementKind.WIN]
+    assert [a.kind for a in update.announcements] == [AnnouncementKind.CORRECTED, AnnouncementKind.CALL]
+    assert update.announcements[1].text_param("call") == "ron"  # the win and its payments: when the hand ends
     assert core.session.question is None
     assert core.session.game.hand.wins[0].winner == Seat.S2
     assert isinstance(core._store.events(core.game_id)[-1].event, Hora)

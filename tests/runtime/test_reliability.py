@@ -90,7 +90,7 @@ def test_sigkill_mid_hand_then_restart_resumes_with_nothing_lost(tmp_path, logs_
 
     config = _config(tmp_path, log, 0)
     second = subprocess.run(
-        [sys.executable, "-c", RUN, "run", "--config", str(config), "--until-end"],
+        [sys.executable, "-c", RUN, "run", "--config", str(config), "--resume", "--until-end"],
         capture_output=True,
         text=True,
         timeout=120,

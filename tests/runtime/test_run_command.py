@@ -100,7 +100,50 @@ def test_a_corrupt_journal_stops_run_naming_game_and_event(tmp_path, logs_dir, c
         db.execute("UPDATE journal SET body = 'not json' WHERE seq = 5")
         rows = db.execute("SELECT count(*) FROM journal").fetchone()[0]
     capsys.readouterr()
-    assert main(["run", "--config", str(config), "--duration", "0.2"]) == 2
+    assert main(["run", "--config", str(config), "--resume", "--duration", "0.2"]) == 2
     assert "game 1, event 5: not JSON" in capsys.readouterr().err
     with sqlite3.connect(tmp_path / "t.db") as db:
         assert db.execute("SELECT count(*) FROM journal").fetchone()[0] == rows  # nothing touched
+
+
+def _stopped_mid_game(tmp_path, logs_dir, capsys):
+    config = tmp_path / "table.toml"
+    log = logs_dir / "tenhou6_json" / SHORT_GAME
+    config.write_text(f'[table]\ndb = "t.db"\n[feed]\nlog = "{log}"\npace_s = 0.01\n', encoding="utf-8")
+    assert main(["run", "--config", str(config), "--duration", "0.5"]) == 0
+    err = capsys.readouterr().err
+    assert "starting a new game" in err
+    return config
+
+
+def test_an_unfinished_game_is_resumed_only_when_asked(tmp_path, logs_dir, capsys):
+    config = _stopped_mid_game(tmp_path, logs_dir, capsys)
+    assert main(["run", "--config", str(config), "--duration", "0.2"]) == 2
+    err = capsys.readouterr().err
+    assert "game 1 is unfinished" in err
+    assert "--resume" in err
+    assert "--new" in err
+    assert main(["run", "--config", str(config), "--resume", "--until-end"]) == 0
+    captured = capsys.readouterr()
+    assert "resuming game 1" in captured.err
+    assert "scores 60000 -1700 32700 9000" in captured.out
+    assert main(["games", "--db", str(tmp_path / "t.db")]) == 0
+    games = capsys.readouterr().out.splitlines()
+    assert len(games) == 1
+    assert "5 hands  finished" in games[0]
+
+
+def test_a_new_game_is_started_only_when_told(tmp_path, logs_dir, capsys):
+    config = _stopped_mid_game(tmp_path, logs_dir, capsys)
+    assert main(["run", "--config", str(config), "--new", "--duration", "0.3"]) == 0
+    err = capsys.readouterr().err
+    assert "starting a new game (game 1 stays unfinished)" in err
+    assert main(["games", "--db", str(tmp_path / "t.db")]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 2
+
+
+def test_resume_with_nothing_to_resume_is_refused(tmp_path, capsys):
+    config = tmp_path / "table.toml"
+    config.write_text('[table]\ndb = "t.db"\n', encoding="utf-8")
+    assert main(["run", "--config", str(config), "--resume"]) == 2
+    assert "no unfinished game in" in capsys.readouterr().err

@@ -91,7 +91,19 @@ def test_head_bump_voids_the_farther_ron():
 
 @pytest.mark.parametrize(
     ("profile", "swap", "banned"),
-    [(MLEAGUE, "3m", True), (MLEAGUE, "6m", True), (MLEAGUE, "9p", False), (JPML, "3m", True), (JUN, "3m", False)],
+    [
+        (TENHOU, "3m", True),
+        (TENHOU, "6m", True),
+        (TENHOU, "9p", False),
+        (MLEAGUE, "3m", True),
+        (MLEAGUE, "6m", True),
+        (MLEAGUE, "9p", False),
+        (JPML, "3m", True),
+        (JPML, "6m", True),
+        (JUN, "3m", False),
+        (JUN, "6m", False),
+    ],
+    ids=lambda v: getattr(v, "name", str(v)),
 )
 def test_kuikae_per_profile(profile, swap, banned):
     events = [*start({1: "33456m234p678s99p"}, dora="1z"), *go_around(0, ["3m"]), chi(1, 0, "3m", "45m")]
