@@ -57,6 +57,7 @@ class LinkCounters:
     frames: int = 0
     frame_errors: int = 0
     lost_frames: int = 0  # gaps in the board's sequence numbers
+    other_version: int = 0  # CRC-valid frames of another protocol version, skipped
     readings: int = 0
 
 
@@ -75,6 +76,7 @@ class LinkSession:
         self._tx_seq = 0
         self._opened_at = self._last_frame_at = self._last_hello_request = 0.0
         self._bad_in_a_row = 0
+        self._other_version_in_a_row = 0
         self._awaiting_answer: set[int] = set()
         self.counters = LinkCounters()
 
@@ -108,6 +110,7 @@ class LinkSession:
         self._running = False
         self._board_seq = None
         self._bad_in_a_row = 0
+        self._other_version_in_a_row = 0
         self._view.invalidate()
         self._readings.restart(new_board_session=False)
         self._opened_at = self._last_frame_at = self._last_hello_request = now
@@ -174,6 +177,13 @@ class LinkSession:
             return
         self.counters.frame_errors += 1
         if error.fault is FrameFault.OTHER_VERSION:
+            # One such frame among ours is line noise that passed the CRC (1 in 65536): counted
+            # and skipped. A board that really speaks another version sends nothing else.
+            self.counters.other_version += 1
+            self._other_version_in_a_row += 1
+            if self._other_version_in_a_row < self._settings.other_version_limit:
+                log.debug("skipped a frame of another protocol version: %s", error)
+                return
             self._refuse(
                 step,
                 now,
@@ -200,6 +210,7 @@ class LinkSession:
         elif message_type(message) not in BOARD_TO_HOST:
             return  # our own command echoed back (a loop-back port): not from the board
         self._bad_in_a_row = 0
+        self._other_version_in_a_row = 0
         self._last_frame_at = now
         self.counters.frames += 1
         if isinstance(message, Hello):

@@ -18,6 +18,7 @@ from vision.find.finder import FindResult, find_tiles
 from vision.find.learnt import DEFAULT_DETECTOR, LearntTileFinder
 from vision.find.seams import TileSize
 from vision.geometry import angle_of_corners, bounding_box
+from vision.image_size import oversize
 from vision.sideways_judge import OnnxSidewaysJudge
 from vision.tile_lie import QuadReader, settle_lies
 from vision.tile_phase import rephase
@@ -66,10 +67,16 @@ class Detection:
 
 
 def read_image(path: Path) -> np.ndarray:
-    """A BGR image from a file; a missing, unreadable or corrupt file is an :class:`ImageReadError`."""
+    """A BGR image from a file; a missing, unreadable, corrupt or oversized file (its header
+    declaring more than :data:`vision.image_size.MAX_PIXELS`) is an :class:`ImageReadError`."""
+    if path.is_dir():
+        raise ImageReadError(f"image {path} is a folder, not a picture")
     if not path.is_file():
         raise ImageReadError(f"image {path} does not exist")
     data = np.fromfile(str(path), dtype=np.uint8)
+    refused = oversize(data.tobytes())
+    if refused is not None:
+        raise ImageReadError(f"image {path} {refused}")
     image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if image is None:
         raise ImageReadError(f"image {path} is not a readable picture (corrupt or unsupported format)")

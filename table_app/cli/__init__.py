@@ -83,6 +83,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"jantaku {args.command}: error: {error}", file=sys.stderr)
         return 2
+    except OSError as error:
+        # A path the user named that cannot be used (a folder for a file, no permission, a full
+        # disk): what and where in one line, not a traceback.
+        print(f"jantaku {args.command}: error: {_os_error(error)}", file=sys.stderr)
+        return 2
+
+
+def _os_error(error: OSError) -> str:
+    if error.filename is None:
+        return error.strerror or str(error)
+    where = str(error.filename) + (f" -> {error.filename2}" if error.filename2 is not None else "")
+    return f"{where}: {error.strerror or error}"
 
 
 def _is_bad_input(error: Exception) -> bool:

@@ -23,6 +23,8 @@ from typing import Any
 
 from table_app.cli.web_command import TOKEN_VARIABLE
 from table_app.demo_data import DEMO_LOG
+from table_app.journal.schema import examine
+from table_app.journal.store import GameStore
 from table_app.logs.reader import read_log
 
 EXAMPLES = """examples:
@@ -75,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
     logs = read_log(args.log)  # a broken log fails here, naming the file and position
     if not logs:
         raise ValueError(f"{args.log}: no game to play")
+    if args.db is not None and args.camera == RENDERER:
+        _refuse_a_game_to_resume(args.db)
     with tempfile.TemporaryDirectory(prefix="jantaku-demo-") as scratch:
         db = args.db or Path(scratch) / "demo.sqlite"
         pace_s = FAST_PACE_S if args.fast else NORMAL_PACE_S
@@ -116,3 +120,21 @@ def run(args: argparse.Namespace) -> int:
         print(check.summary)
         return 1 if check.mismatches else 0
     return 0
+
+
+def _refuse_a_game_to_resume(db: Path) -> None:
+    """The rendered world plays its game from the first frame: over a journal holding that game
+    half played it would journal every act again. (``--camera log`` resumes where it stands.)"""
+    if not examine(str(db)).exists:
+        return
+    store = GameStore(db, read_only=True)
+    try:
+        game = store.latest_unfinished()
+        played = len(store.events(game)) if game is not None else 0
+    finally:
+        store.close()
+    if game is not None and played:
+        raise ValueError(
+            f"--db {db}: game {game} in it is unfinished ({played} events); the rendered camera plays "
+            "from the start and cannot resume it: use a fresh --db, or --camera log to resume it"
+        )

@@ -45,7 +45,9 @@ def register(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     if not args.db.exists():
         raise ValueError(f"no database at {args.db}")
-    store = GameStore(args.db)
+    if args.output is not None and args.output.is_dir():
+        raise ValueError(f"-o {args.output}: is a folder; name the file to write")
+    store = GameStore(args.db, read_only=True)
     try:
         summary = store.game(args.game)
         entries = store.events(args.game)
@@ -82,5 +84,8 @@ def run(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(text)
     else:
-        args.output.write_text(text, encoding="utf-8")
+        try:
+            args.output.write_text(text, encoding="utf-8")
+        except OSError as error:
+            raise ValueError(f"-o {args.output}: cannot write ({error.strerror})") from error
     return 0

@@ -46,7 +46,7 @@ def iso_time(epoch_s: float) -> str:
 def run(args: argparse.Namespace) -> int:
     if not args.db.exists():
         raise ValueError(f"no database at {args.db}")
-    store = GameStore(args.db)
+    store = GameStore(args.db, read_only=True)
     try:
         games = store.games()
     finally:

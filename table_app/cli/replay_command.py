@@ -53,6 +53,7 @@ class _Tally:
     mismatches: int = 0
     skipped: int = 0
     unreadable: int = 0
+    incomplete: int = 0  # hands the logs start and never end
 
 
 def run(args: argparse.Namespace) -> int:
@@ -71,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
         summary += f", {tally.skipped} skipped"
     if tally.unreadable:
         summary += f", {tally.unreadable} unreadable"
+    if tally.incomplete:
+        summary += f", {tally.incomplete} hands incomplete"
     if args.json:
         print(
             json.dumps(
@@ -80,12 +83,13 @@ def run(args: argparse.Namespace) -> int:
                     "mismatches": tally.mismatches,
                     "skipped": tally.skipped,
                     "unreadable": tally.unreadable,
+                    "incomplete": tally.incomplete,
                 }
             )
         )
     else:
         print(summary)
-    failed = tally.unreadable > 0 or (args.check and tally.mismatches > 0)
+    failed = tally.unreadable > 0 or (args.check and (tally.mismatches > 0 or tally.incomplete > 0))
     return 1 if failed else 0
 
 
@@ -113,6 +117,7 @@ def _replay_file(args: argparse.Namespace, path: Path, profile: RuleProfile, tal
 
 def _report_game(bar: Progress, args: argparse.Namespace, result: GameCheck, tally: _Tally) -> None:
     state = result.final
+    tally.incomplete += len(result.incomplete)
     if args.verdicts:
         _report_verdicts(bar, args, result)
     if args.announce:
@@ -122,6 +127,10 @@ def _report_game(bar: Progress, args: argparse.Namespace, result: GameCheck, tal
         if not args.json:
             for mismatch in result.mismatches:
                 bar.echo(f"{result.source}: {mismatch.hand}: {mismatch.what}")
+            for hand in result.incomplete:
+                bar.echo(
+                    f"{result.source}: {hand}: incomplete: the log never ends this hand (its win or draw is missing)"
+                )
     if args.json:
         record: dict[str, Any] = {
             "file": result.source,
@@ -132,6 +141,7 @@ def _report_game(bar: Progress, args: argparse.Namespace, result: GameCheck, tal
         }
         if args.check:
             record["mismatches"] = [{"hand": m.hand, "what": m.what} for m in result.mismatches]
+            record["incomplete"] = list(result.incomplete)
         print(json.dumps(record, ensure_ascii=False))
     elif not args.check:
         points = "" if state.final_points is None else f"  points {' '.join(f'{p:+.1f}' for p in state.final_points)}"

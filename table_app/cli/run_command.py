@@ -76,7 +76,11 @@ def run(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     print(f"journal {config.db}: {what}", file=sys.stderr, flush=True)
-    server = _serve(runtime) if config.web is not None else None
+    try:
+        server = _serve(runtime) if config.web is not None else None
+    except BaseException:
+        runtime.store.close()  # a port in use: nothing started, the journal let go
+        raise
     systemd = Notifier()
     try:
         runtime.start()

@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"no database at {args.db}")
     wanted = _game_numbers(args.games) if args.games else None
     day = _day(args.day) if args.day else None
-    store = GameStore(args.db)
+    store = GameStore(args.db, read_only=True)
     try:
         games = [g for g in store.games() if _chosen(g, wanted, day)]
         if wanted is not None and (missing := sorted(wanted - {g.id for g in games})):

@@ -50,10 +50,20 @@ def run(args: argparse.Namespace) -> int:
         script = parse_script(text, str(args.script))
     else:
         script = builtin_script()
+    if args.path is not None and not args.path.parent.is_dir():
+        raise ValueError(f"--path {args.path}: {args.path.parent} is not a folder to publish the device link in")
     server = PtyTableServer(TableSimulator(script, faults=plan, seed=args.seed), path=args.path)
-    with server:
+    try:
+        server.start()
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            server.stop()
+        raise ValueError(f"--path {args.path}: cannot publish the device link there ({error.strerror})") from error
+    try:
         print(server.path, flush=True)
         print(f"table-sim: serving on {server.path}; Ctrl-C to stop", file=sys.stderr, flush=True)
         with contextlib.suppress(KeyboardInterrupt):
             threading.Event().wait(args.duration)
+    finally:
+        server.stop()
     return 0

@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     feed = ReplayFeed(four_player[args.game].events, profile_named(args.profile))
     server = WebServer(create_app(feed, ReplayConsole(feed), token), args.host, args.port)
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(_serve(server, feed, args.step_seconds))
+        asyncio.run(_serve(server, feed, args.step_seconds))  # a port in use: ServeError, one line
     return 0
 
 

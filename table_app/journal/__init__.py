@@ -2,6 +2,7 @@
 
 from table_app.journal.errors import JournalCorruptError, JournalError, UnknownGameError
 from table_app.journal.store import GameStore, GameSummary, JournalEntry, ProfileChange, Undone
+from table_app.journal.writer_lock import JournalLockedError
 
 __all__ = [
     "GameStore",
@@ -9,6 +10,7 @@ __all__ = [
     "JournalCorruptError",
     "JournalEntry",
     "JournalError",
+    "JournalLockedError",
     "ProfileChange",
     "Undone",
     "UnknownGameError",

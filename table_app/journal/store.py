@@ -7,6 +7,9 @@ event it replaces and holding the right one. The effective events of a game are 
 rows not taken back, each as last corrected, in their places; folding them (with the rule
 profile changes made between hands, ``profile`` rows: :func:`table_app.journal.refold.fold`)
 rebuilds the state after a crash.
+
+One process writes to a journal at a time (:mod:`table_app.journal.writer_lock`); readers open
+it with ``read_only=True`` and cannot change a byte of it.
 """
 
 from __future__ import annotations
@@ -19,7 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from table_app.journal.errors import JournalCorruptError, JournalError, UnknownGameError
-from table_app.journal.schema import connect
+from table_app.journal.schema import connect, connect_read_only, examine, tables
+from table_app.journal.writer_lock import acquire, release
 from table_app.rules.events import GameEvent, StartGame, StartKyoku
 from table_app.rules.mjai_codec import EventCodecError, decode_event, encode_event
 from table_app.rules.state import GameState
@@ -67,15 +71,34 @@ class GameSummary:
 
 
 class GameStore:
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, *, read_only: bool = False) -> None:
+        """Open the journal at ``path``: to write (made if there is none; one process at a time),
+        or ``read_only``. A file that is not a journal this version keeps is refused, untouched."""
         self.path = str(path)
+        self.read_only = read_only
+        self._lock: str | None = None
         try:
+            if read_only:
+                self._db = connect_read_only(self.path)
+                return
+            examine(self.path)  # before the lock, so that nothing is made beside a foreign file
+            self._lock = acquire(self.path)
             self._db = connect(self.path)
         except sqlite3.DatabaseError as error:
+            self._unlock()
             raise JournalError(f"{self.path}: not a readable jantaku database ({error})") from error
+        except BaseException:
+            self._unlock()
+            raise
 
     def close(self) -> None:
         self._db.close()
+        self._unlock()
+
+    def _unlock(self) -> None:
+        if self._lock is not None:
+            release(self._lock)
+            self._lock = None
 
     # --- games ----------------------------------------------------------------------
 
@@ -140,9 +163,12 @@ class GameStore:
 
     def latest_unfinished(self) -> int | None:
         """The table's game to resume: an imported log cut short is not one."""
-        row = self._db.execute(
-            "SELECT max(id) FROM games WHERE finished = 0 AND id NOT IN (SELECT game FROM imports)"
-        ).fetchone()
+        if "imports" not in tables(self._db):  # a file from before imports, read without writing
+            row = self._db.execute("SELECT max(id) FROM games WHERE finished = 0").fetchone()
+        else:
+            row = self._db.execute(
+                "SELECT max(id) FROM games WHERE finished = 0 AND id NOT IN (SELECT game FROM imports)"
+            ).fetchone()
         return None if row is None or row[0] is None else int(row[0])
 
     def hands(self, game: int) -> tuple[HandSummary, ...]:

@@ -3,13 +3,17 @@
 For each hand: the ending (win, exhaustive draw or which abortive draw), each win's value,
 each player's score delta; then the next hand's scores, honba, sticks, dealer and round; at
 the end whether the game is over, the final scores and the game points.
+
+A hand the log starts and never ends (the next hand, or the game's end, comes while it is
+still being played: its win or draw was lost) is *incomplete*: nothing of it can be checked,
+so it is reported as such rather than passing unseen.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from table_app.rules.events import EndKyoku, GameEvent, StartKyoku
+from table_app.rules.events import EndGame, EndKyoku, GameEvent, StartKyoku
 from table_app.rules.fold import new_game
 from table_app.rules.judged import is_judged, judge_and_apply
 from table_app.rules.profiles import TENHOU, RuleProfile, with_variants
@@ -42,6 +46,7 @@ class GameCheck:
     mismatches: tuple[Mismatch, ...]
     final: GameState
     verdicts: tuple[JudgedAct, ...] = ()
+    incomplete: tuple[str, ...] = ()  # the labels of hands the log never ends
 
 
 def _seats(values: tuple[int, ...]) -> str:
@@ -124,21 +129,28 @@ def profile_for_log(profile: RuleProfile, rules: LogRules) -> RuleProfile:
 def check_game(log: GameLog, profile: RuleProfile = TENHOU) -> GameCheck:
     """Replay ``log``, judging every act as the live referee does (:func:`judge_and_apply`): a
     refused act is a mismatch (the server refereed the game, so every act must stand) and is
-    not folded in; every judged act is kept with its verdict."""
+    not folded in; every judged act is kept with its verdict, and every hand the log starts
+    and never ends is listed as incomplete."""
     profile = profile_for_log(profile, log.rules)
     state = new_game(profile)
     found: list[Mismatch] = []
     judged: list[JudgedAct] = []
     hands = 0
     label = "game"
+    playing = False  # a hand has started and the log has not ended it yet
+    incomplete: list[str] = []
     for index, event in enumerate(log.events):
+        if isinstance(event, StartKyoku | EndGame) and playing:
+            incomplete.append(label)
+        if isinstance(event, StartKyoku | EndKyoku | EndGame):
+            playing = isinstance(event, StartKyoku)
         if isinstance(event, StartKyoku) and state.next_hand is not None:
             found.extend(compare_next(state.next_hand, event, label))
         try:
             step = judge_and_apply(state, event)
         except ValueError as error:
             found.append(Mismatch(label, f"cannot follow event {index + 1} ({type(event).__name__}): {error}"))
-            return GameCheck(log.source, hands, tuple(found), state, tuple(judged))
+            return GameCheck(log.source, hands, tuple(found), state, tuple(judged), tuple(incomplete))
         verdict = step.verdict
         if is_judged(event):
             judged.append(JudgedAct(label, index + 1, event, verdict))
@@ -160,8 +172,10 @@ def check_game(log: GameLog, profile: RuleProfile = TENHOU) -> GameCheck:
                 found.extend(compare_hand(state.results[-1], log.hands[hands]))
             hands += 1
     if log.complete:
+        if playing:  # a complete log whose last hand has no ending
+            incomplete.append(label)
         found.extend(_compare_end(state, log, label))
-    return GameCheck(log.source, hands, tuple(found), state, tuple(judged))
+    return GameCheck(log.source, hands, tuple(found), state, tuple(judged), tuple(incomplete))
 
 
 def _compare_end(state: GameState, log: GameLog, label: str) -> list[Mismatch]:

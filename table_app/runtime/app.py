@@ -21,6 +21,7 @@ from typing import Any, Protocol, TextIO, runtime_checkable
 from firmware_bridge.calibration_file import load_calibration
 from firmware_bridge.sim_script import ScriptError, TableScript, parse_script
 from table_app.interpret import TableSetup, new_session
+from table_app.journal.schema import examine
 from table_app.journal.store import GameStore, GameSummary
 from table_app.logs import read_log
 from table_app.observations import Observation
@@ -32,7 +33,7 @@ from table_app.runtime.adapters import FeedSource, LinkSource, PanelSource, Simu
 from table_app.runtime.config import CameraConfig, ConfigError, FeedConfig, TableConfig
 from table_app.runtime.core import RefereeCore
 from table_app.runtime.listeners import PanelListener, TextAnnouncer
-from table_app.runtime.log_feed import FeedOptions, log_observations, resume_index
+from table_app.runtime.log_feed import FeedOptions, FeedResumeError, log_observations, resume_index
 from table_app.runtime.log_table_script import table_script_text
 from table_app.runtime.ports import CoreListener, ObservationSource
 from table_app.runtime.speech import EspeakSpeaker, SpeechListener
@@ -142,8 +143,11 @@ def _wire(
     # table (the demo's rendered world brings its own board): the feed has nothing to post.
     feed_plays = config.camera is None or (config.feed is not None and config.feed.simulate_board)
     if observations is not None and config.feed is not None and feed_plays:
-        journaled = len(store.events(core.game_id)) if core.game_id is not None else 0
-        skip = resume_index(observations, new_session(setup), journaled)
+        journaled = [entry.event for entry in store.events(core.game_id)] if core.game_id is not None else []
+        try:
+            skip = resume_index(observations, new_session(setup), journaled)
+        except FeedResumeError as error:
+            raise ConfigError("table.db", f"{config.db}: {error}; use a fresh journal for this log") from error
         delay = 0.0
         if skip:
             logger.info("feed resumes at observation %d of %d", skip, len(observations))
@@ -162,8 +166,11 @@ def _wire(
 
 
 def unfinished_game(db: Path) -> GameSummary | None:
-    """The journal's unfinished game (the latest), if it has one."""
-    store = GameStore(db)
+    """The journal's unfinished game (the latest), if it has one; read without writing (no
+    journal is made, and a running referee's lock is not needed to look)."""
+    if not examine(str(db)).exists:
+        return None
+    store = GameStore(db, read_only=True)
     try:
         game = store.latest_unfinished()
         return None if game is None else store.game(game)

@@ -187,16 +187,35 @@ def _draw(before: GameState, event: Ryukyoku, at: float) -> tuple[Observation, .
     return tuple(laid)
 
 
-def resume_index(observations: Sequence[Observation], session: RefereeSession, journaled: int) -> int:
+class FeedResumeError(ValueError):
+    """The journal's unfinished game is not the one the feed plays: resuming would mix two games."""
+
+
+def resume_index(observations: Sequence[Observation], session: RefereeSession, journaled: Sequence[GameEvent]) -> int:
     """Where a feed restarted after a crash picks up: just after the observation whose decision
-    brought the journal to ``journaled`` events (the referee core is deterministic, so replaying
+    brought the journal to its ``journaled`` events (the referee core is deterministic, so replaying
     the feed through a scratch session finds it). Observations after it that were held (a
-    discard waiting for its wall step) are posted again."""
-    count = 0
+    discard waiting for its wall step) are posted again.
+
+    The events the feed makes on the way must be the journaled ones: a journal of another game
+    (or another log) is a :class:`FeedResumeError`, never resumed into a game that mixes both."""
+    made: list[GameEvent] = []
+    resume_at = len(observations)
     for index, observation in enumerate(observations):
-        if count >= journaled:
-            return index
+        if len(made) >= len(journaled):
+            resume_at = index
+            break
         decision = step(session, observation)
         session = decision.session
-        count += len(decision.events)
-    return len(observations)
+        made.extend(decision.events)
+    for number, (kept, fed) in enumerate(zip(journaled, made, strict=False), start=1):
+        if kept != fed:
+            raise FeedResumeError(
+                f"its unfinished game is not the feed's: journaled event {number} is {type(kept).__name__}, "
+                f"the feed's is {type(fed).__name__}"
+            )
+    if len(made) < len(journaled):
+        raise FeedResumeError(
+            f"its unfinished game holds {len(journaled)} events, the feed's whole game makes {len(made)}"
+        )
+    return resume_at

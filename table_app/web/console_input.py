@@ -17,6 +17,18 @@ class BadInputError(ValueError):
     """A request body that is not what the endpoint takes (the message says why)."""
 
 
+#: No seat or pond index comes near this; larger numbers are refused before any use.
+_LARGEST = 1_000_000
+#: Pond indexes run to a few dozen; this leaves room and keeps absurd ones out.
+MAX_POND_INDEX = 200
+
+
+def _shown(value: Any) -> str:
+    """The offending value for a message, cut short: messages go back to the client and the log."""
+    text = json.dumps(value, ensure_ascii=True)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def parse_body(raw: bytes, *, required: bool) -> dict[str, Any]:
     """The body as a JSON object; an empty body is ``{}`` unless the endpoint needs fields."""
     if not raw.strip():
@@ -29,6 +41,10 @@ def parse_body(raw: bytes, *, required: bool) -> dict[str, Any]:
         raise BadInputError(f"the request body is not UTF-8 ({error.reason})") from error
     except json.JSONDecodeError as error:
         raise BadInputError(f"malformed JSON at line {error.lineno} column {error.colno}: {error.msg}") from error
+    except ValueError as error:  # a number of thousands of digits (Python's int conversion limit)
+        raise BadInputError("malformed JSON: a number too long to read") from error
+    except RecursionError as error:
+        raise BadInputError("malformed JSON: nested too deep") from error
     if not isinstance(body, dict):
         raise BadInputError(f"the request body must be a JSON object, not {type(body).__name__}")
     return body
@@ -40,7 +56,9 @@ def _integer(body: dict[str, Any], field: str) -> int:
     value = body[field]
     # bool is an int in Python; true/false as a seat number is a client bug, not 1/0.
     if isinstance(value, bool) or not isinstance(value, int):
-        raise BadInputError(f"field {field!r} must be an integer, got {json.dumps(value)}")
+        raise BadInputError(f"field {field!r} must be an integer, got {_shown(value)}")
+    if not -_LARGEST <= value <= _LARGEST:
+        raise BadInputError(f"field {field!r} is out of range (a number of {len(str(abs(value)))} digits)")
     return value
 
 
@@ -49,7 +67,7 @@ def _string(body: dict[str, Any], field: str) -> str:
         raise BadInputError(f"missing field {field!r}")
     value = body[field]
     if not isinstance(value, str):
-        raise BadInputError(f"field {field!r} must be a string, got {json.dumps(value)}")
+        raise BadInputError(f"field {field!r} must be a string, got {_shown(value)}")
     return value
 
 
@@ -67,8 +85,8 @@ def command_for(action: str, raw: bytes) -> ConsoleCommand:
             seat, index, text = _integer(body, "seat"), _integer(body, "index"), _string(body, "tile")
             if not 0 <= seat <= 3:
                 raise BadInputError(f"field 'seat' must be 0-3, got {seat}")
-            if index < 0:
-                raise BadInputError(f"field 'index' must be 0 or more, got {index}")
+            if not 0 <= index <= MAX_POND_INDEX:
+                raise BadInputError(f"field 'index' must be 0-{MAX_POND_INDEX}, got {index}")
             try:
                 tile = parse_tile(text)
             except TileNotationError as error:
@@ -79,4 +97,5 @@ def command_for(action: str, raw: bytes) -> ConsoleCommand:
         case "profile":
             body = parse_body(raw, required=True)
             return ChooseProfile(name=_string(body, "name"))
-    raise BadInputError(f"unknown console action {action!r} (confirm, undo, correct-tile, profile)")
+    named = repr(action) if len(action) <= 40 else repr(action[:37] + "...")
+    raise BadInputError(f"unknown console action {named} (confirm, undo, correct-tile, profile, logout)")

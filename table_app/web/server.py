@@ -2,6 +2,14 @@
 
 ``create_app`` wires the two ports (a :class:`ViewFeed` and a :class:`ConsoleSink`) into an
 aiohttp application; :class:`WebServer` runs it on a host and port (port 0: any free one).
+
+It sits on a venue's network, so it is built for an unfriendly guest (docs/web.md, Security):
+every state-changing request passes an Origin/Referer check and, with the session cookie, a
+CSRF token bound to the session (:mod:`table_app.web.auth`); every response carries a
+Content-Security-Policy, ``frame-ancestors 'none'``/``X-Frame-Options: DENY`` and ``nosniff``;
+wrong logins are throttled; a malformed request is a 4xx with a short message, never a 500;
+connections, header time and body size are limited (:mod:`table_app.web.connection_guard`)
+and the log is rate-limited (:mod:`table_app.web.log_limit`).
 """
 
 from __future__ import annotations
@@ -9,15 +17,29 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
+import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Final
+from urllib.parse import urlsplit
 
 from aiohttp import web
 
 from table_app.rules.profiles import PROFILES
 from table_app.view.ports import ConsoleSink, ViewFeed
-from table_app.web.auth import SESSION_COOKIE, Access, ConsoleAuth
+from table_app.web import log_limit
+from table_app.web.auth import (
+    CSRF_HEADER,
+    SESSION_COOKIE,
+    Access,
+    ConsoleAuth,
+    Credentials,
+    LoginThrottle,
+    SessionPolicy,
+    ThrottlePolicy,
+)
+from table_app.web.connection_guard import ConnectionGuard, ServerLimits
 from table_app.web.console_input import BadInputError, command_for
 from table_app.web.push import PushHub
 
@@ -29,6 +51,20 @@ _PAGES: Final = {"/": "display.html", "/overlay": "overlay.html", "/console": "c
 MISSING_TOKEN: Final = "the console needs the referee token (X-Jantaku-Token header, or log in at /console)"
 #: Request bodies larger than this are refused: console commands are a few dozen bytes.
 MAX_BODY: Final = 16 * 1024
+#: A static file's name: a file, or a file in one folder (``tiles/5m.png``); nothing else is looked up.
+_STATIC_NAME: Final = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]{0,63}(/[A-Za-z0-9_-][A-Za-z0-9_.-]{0,63})?")
+
+#: Every response: only this server's own scripts, styles, images and WebSocket; no framing.
+SECURITY_HEADERS: Final = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    ),
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -39,25 +75,76 @@ def _json_error(status: int, message: str) -> web.Response:
 
 @web.middleware
 async def api_errors(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Under /api every error is JSON with a message, not aiohttp's HTML/text page."""
+    """Under /api every error is JSON with a message, not aiohttp's HTML/text page; anywhere, a
+    request that cannot be read (bad text, numbers, forms) is a 400, never a 500."""
     try:
         return await handler(request)
     except web.HTTPException as error:
         if not request.path.startswith("/api/") or error.status < 400:
             raise
         return _json_error(error.status, error.text or error.reason)
+    except (ValueError, UnicodeError) as error:
+        # aiohttp's form and multipart readers raise these for a body they cannot parse.
+        logger.info("malformed request to %s: %s", request.path[:100], type(error).__name__)
+        return _json_error(400, "malformed request")
 
 
-def create_app(feed: ViewFeed, sink: ConsoleSink, token: str) -> web.Application:
-    auth = ConsoleAuth(token)
+async def _security_headers(request: web.Request, response: web.StreamResponse) -> None:
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    if request.path.startswith(("/api/", "/console")):
+        response.headers.setdefault("Cache-Control", "no-store")
+
+
+def cross_site(request: web.Request) -> str | None:
+    """Why a state-changing request looks sent by another site (its Origin, else its Referer,
+    names another host than the one it was sent to), or ``None``. Scripts send neither."""
+    origin = request.headers.get("Origin")
+    if origin is not None:
+        claimed, what = origin, "Origin"
+    else:
+        referer = request.headers.get("Referer")
+        if referer is None:
+            return None
+        claimed, what = referer, "Referer"
+    try:
+        host = urlsplit(claimed).netloc
+    except ValueError:
+        host = ""
+    if not host or host.lower() != request.host.lower():
+        return f"cross-site request refused ({what} {claimed[:80]!r} is not this server)"
+    return None
+
+
+def create_app(
+    feed: ViewFeed,
+    sink: ConsoleSink,
+    token: str,
+    *,
+    sessions: SessionPolicy | None = None,
+    throttle: ThrottlePolicy | None = None,
+    clock: Callable[[], float] | None = None,
+) -> web.Application:
+    auth = ConsoleAuth(token, sessions, clock) if clock is not None else ConsoleAuth(token, sessions)
+    logins = LoginThrottle(throttle, clock) if clock is not None else LoginThrottle(throttle)
     hub = PushHub(feed)
     app = web.Application(middlewares=[api_errors], client_max_size=MAX_BODY)
     app.on_startup.append(hub.start)
     app.on_shutdown.append(hub.close_all)
     app.on_cleanup.append(hub.stop)
+    app.on_response_prepare.append(_security_headers)
 
     async def page(request: web.Request) -> web.FileResponse:
         return web.FileResponse(STATIC / _PAGES[request.path])
+
+    async def static(request: web.Request) -> web.StreamResponse:
+        name = request.match_info["name"]
+        if _STATIC_NAME.fullmatch(name) is None or ".." in name:
+            raise web.HTTPNotFound(text="no such file")
+        path = STATIC / name
+        if not path.is_file():
+            raise web.HTTPNotFound(text="no such file")
+        return web.FileResponse(path)
 
     async def state(_request: web.Request) -> web.Response:
         return _json_dumps(feed.current().to_json())
@@ -65,12 +152,29 @@ def create_app(feed: ViewFeed, sink: ConsoleSink, token: str) -> web.Application
     async def profiles(_request: web.Request) -> web.Response:
         return web.json_response({"profiles": [p.name for p in PROFILES], "current": feed.current().profile})
 
-    async def console_action(request: web.Request) -> web.Response:
-        access = auth.check(request)
-        if access is Access.MISSING:
+    def refusal(request: web.Request, credentials: Credentials) -> web.Response | None:
+        """The answer to a state-changing console request that must not go through, if any."""
+        if credentials.access is Access.MISSING:
             return _json_error(401, MISSING_TOKEN)
-        if access is Access.WRONG:
+        if credentials.access is Access.EXPIRED:
+            return _json_error(401, "the console session expired or was logged out: log in again")
+        if credentials.access is Access.WRONG:
             return _json_error(403, "wrong console token or expired session")
+        reason = cross_site(request)
+        if reason is not None:
+            logger.warning("console request refused: %s", reason)
+            return _json_error(403, reason)
+        if credentials.session is not None and not auth.csrf_matches(
+            credentials.session, request.headers.get(CSRF_HEADER)
+        ):
+            logger.warning("console request refused: no or wrong CSRF token")
+            return _json_error(403, f"missing or wrong CSRF token ({CSRF_HEADER} header, from /api/console/session)")
+        return None
+
+    async def console_action(request: web.Request) -> web.Response:
+        refused = refusal(request, auth.check(request))
+        if refused is not None:
+            return refused
         try:
             command = command_for(request.match_info["action"], await request.read())
         except BadInputError as error:
@@ -80,31 +184,67 @@ def create_app(feed: ViewFeed, sink: ConsoleSink, token: str) -> web.Application
         status = 200 if reply.accepted else 409  # refused by the referee logic, not a bad request
         return web.json_response({"accepted": reply.accepted, "reason": reply.reason}, status=status)
 
+    async def logout(request: web.Request) -> web.Response:
+        credentials = auth.check(request)
+        refused = refusal(request, credentials)
+        if refused is not None:
+            return refused
+        if credentials.session is not None:
+            auth.close_session(credentials.session)
+        response = web.json_response({"logged_out": credentials.session is not None})
+        response.del_cookie(SESSION_COOKIE, path="/")
+        return response
+
     async def login(request: web.Request) -> web.Response:
-        form = await request.post()
+        reason = cross_site(request)
+        if reason is not None:
+            logger.warning("console login refused: %s", reason)
+            return _login_refused(403, reason)
+        address = request.remote or "?"
+        wait = logins.wait_s(address)
+        if wait > 0:
+            refused = _login_refused(429, f"too many wrong tokens: try again in {wait:.0f} s")
+            refused.headers["Retry-After"] = str(max(1, round(wait)))
+            return refused
+        if request.content_type not in ("application/x-www-form-urlencoded", "multipart/form-data"):
+            return _login_refused(415, "the login is a form (application/x-www-form-urlencoded)")
+        try:
+            form = await request.post()
+        except web.HTTPException:
+            raise
+        except Exception:  # any body the form parsers choke on (no boundary, garbage): the client's
+            return _login_refused(400, "the login form could not be read")
         candidate = form.get("token")
         if not isinstance(candidate, str) or not candidate:
             return _login_refused(401, "the console needs the referee token")
         if not auth.token_matches(candidate):
-            logger.warning("console login refused from %s", request.remote)
+            logins.failed(address)
+            logger.warning("console login refused from %s", address)
             return _login_refused(403, "wrong console token")
+        logins.succeeded(address)
         response = web.HTTPSeeOther("/console")
         response.set_cookie(SESSION_COOKIE, auth.open_session(), httponly=True, samesite="Strict", path="/")
         raise response
 
     async def session(request: web.Request) -> web.Response:
-        access = auth.check(request)
-        return web.json_response({"access": access.value}, status=200 if access is Access.GRANTED else 401)
+        credentials = auth.check(request)
+        if credentials.access is not Access.GRANTED:
+            return web.json_response({"access": credentials.access.value}, status=401)
+        body: dict[str, Any] = {"access": credentials.access.value}
+        if credentials.session is not None:
+            body["csrf"] = auth.csrf_for(credentials.session)
+        return web.json_response(body)
 
     for path in _PAGES:
         app.router.add_get(path, page)
     app.router.add_get("/api/state", state)
     app.router.add_get("/api/profiles", profiles)
     app.router.add_get("/api/console/session", session)
+    app.router.add_post("/api/console/logout", logout)
     app.router.add_post("/api/console/{action}", console_action)
     app.router.add_post("/console/login", login)
     app.router.add_get("/ws", hub.handle)
-    app.router.add_static("/static", STATIC)
+    app.router.add_get("/static/{name:.+}", static)
     return app
 
 
@@ -112,24 +252,37 @@ def _login_refused(status: int, message: str) -> web.Response:
     page = (
         '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>jantaku — console refused</title>'
         '<link rel="stylesheet" href="/static/console.css"></head><body class="console">'
-        f'<h1>Referee console</h1><p class="reply refused">{message}</p><p><a href="/console">try again</a></p>'
+        f'<h1>Referee console</h1><p class="reply refused">{_html(message)}</p><p><a href="/console">try again</a></p>'
         "</body></html>"
     )
     return web.Response(status=status, text=page, content_type="text/html")
+
+
+def _html(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
 def _json_dumps(body: dict[str, Any]) -> web.Response:
     return web.Response(text=json.dumps(body, ensure_ascii=False), content_type="application/json")
 
 
+class ServeError(ValueError):
+    """The server cannot listen where it was asked to (a port in use, an address not here)."""
+
+
 class WebServer:
     """Runs the app on the current event loop until :meth:`stop`; ``port`` is known after :meth:`start`."""
 
-    def __init__(self, app: web.Application, host: str = DEFAULT_HOST, port: int = 8080) -> None:
+    def __init__(
+        self, app: web.Application, host: str = DEFAULT_HOST, port: int = 8080, limits: ServerLimits | None = None
+    ) -> None:
         self._app = app
         self._host = host
         self._port = port
+        self._limits = limits or ServerLimits()
         self._runner: web.AppRunner | None = None
+        self._listener: asyncio.Server | None = None
+        self.guard: ConnectionGuard | None = None
 
     @property
     def port(self) -> int:
@@ -140,14 +293,27 @@ class WebServer:
         return f"http://{self._host}:{self._port}"
 
     async def start(self) -> None:
-        self._runner = web.AppRunner(self._app)
+        log_limit.install()
+        self._runner = web.AppRunner(self._app, keepalive_timeout=self._limits.keepalive_s)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self._host, self._port)
-        await site.start()
+        assert self._runner.server is not None
+        self.guard = ConnectionGuard(self._runner.server, self._limits)
+        loop = asyncio.get_running_loop()
+        try:
+            self._listener = await loop.create_server(
+                self.guard.protocol, self._host, self._port, backlog=self._limits.backlog, reuse_address=True
+            )
+        except OSError as error:
+            await self._runner.cleanup()
+            self._runner = None
+            reason = os.strerror(error.errno) if error.errno else str(error)
+            raise ServeError(f"cannot serve on {self._host}:{self._port}: {reason.lower()}") from error
         if self._port == 0:
-            self._port = int(self._runner.addresses[0][1])
+            self._port = int(self._listener.sockets[0].getsockname()[1])
         logger.info("serving on %s", self.url)
 
     async def stop(self) -> None:
+        if self._listener is not None:
+            self._listener.close()
         if self._runner is not None:
             await self._runner.cleanup()

@@ -17,6 +17,7 @@ from firmware_bridge.messages import (
     BoardFlag,
     Capability,
     CommitCalibration,
+    Heartbeat,
     Hello,
     Message,
     RequestHello,
@@ -97,7 +98,10 @@ def test_hello_is_repeated_then_the_link_is_lost_without_an_answer() -> None:
 def test_other_protocol_version_is_refused_with_a_clear_error() -> None:
     session = LinkSession(CAL, GameLimits(), LinkSettings())
     session.opened(0.0)
-    step = session.receive(encode_frame(replace(HELLO, protocol_major=2), 0, version=2), 0.1)
+    hello = replace(HELLO, protocol_major=2)
+    for seq in range(2):  # a board that speaks protocol 2 sends nothing else
+        assert session.receive(encode_frame(hello, seq, version=2), 0.1).verdict is Verdict.CONTINUE
+    step = session.receive(encode_frame(hello, 2, version=2), 0.2)
     assert step.verdict is Verdict.REFUSED
     (status,) = step.observations
     assert isinstance(status, LinkStatus)
@@ -264,3 +268,21 @@ def test_raw_bytes_go_to_their_own_logger(caplog: pytest.LogCaptureFixture) -> N
     wire = [r for r in caplog.records if r.name == "firmware_bridge.wire"]
     assert any("rx @" in r.getMessage() for r in wire)
     assert any("rejected" in r.getMessage() and "stream offset" in r.getMessage() for r in wire)
+
+
+def test_a_noise_frame_of_another_version_that_passes_the_crc_is_counted_and_skipped() -> None:
+    session, board, _ = connected()
+    session.receive(board(state(), state()), 0.1)
+    noise = encode_frame(Heartbeat(0, BoardFlag(0)), 0x1234, version=0x5A)  # CRC-valid, from nowhere
+    step = session.receive(noise + board(WallChanged(1, 60, 0), WallChanged(1, 60, 0)) + noise, 0.2)
+    assert step.verdict is Verdict.CONTINUE
+    assert [r.wall for r in readings(step)] == [60]  # the link read on, nothing lost
+    assert not any(isinstance(o, LinkStatus) for o in step.observations)
+    assert session.running
+    assert session.counters.other_version == 2
+    assert session.counters.lost_frames == 0
+    # interleaved with good frames they never add up to a refusal
+    for at in range(10):
+        step = session.receive(noise + board(Heartbeat(1, BoardFlag(0))), 0.3 + at * 0.1)
+        assert step.verdict is Verdict.CONTINUE
+    assert session.counters.other_version == 12

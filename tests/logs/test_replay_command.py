@@ -54,7 +54,7 @@ def test_json_output(logs_dir: Path, capsys):
     game, summary = lines
     assert (game["hands"], game["mismatches"], game["finished"]) == (15, [], True)
     assert game["scores"] == [20100, 35800, 5200, 38900]
-    assert summary == {"games": 1, "hands": 15, "mismatches": 0, "skipped": 0, "unreadable": 0}
+    assert summary == {"games": 1, "hands": 15, "mismatches": 0, "skipped": 0, "unreadable": 0, "incomplete": 0}
 
 
 def test_replay_without_check_prints_final_scores(logs_dir: Path, capsys):
@@ -73,3 +73,36 @@ def test_a_transcript_without_a_whole_hand_is_noted(logs_dir: Path, capsys):
     out = capsys.readouterr().out
     assert "no hand to replay" in out
     assert out.strip().splitlines()[-1] == "0 games, 0 hands, 0 mismatches"
+
+
+def test_hands_whose_endings_were_lost_are_incomplete_and_fail(logs_dir: Path, tmp_path: Path, capsys):
+    source = sorted((logs_dir / "mjai").iterdir())[0]
+    endings = ('"type":"hora"', '"type":"ryukyoku"', '"type":"end_kyoku"')
+    lines = source.read_text(encoding="utf-8").splitlines()
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(line for line in lines if not any(e in line for e in endings)) + "\n", encoding="utf-8")
+    hands = sum('"type":"start_kyoku"' in line for line in lines)
+    assert main(["replay", str(cut), "--check"]) == 1
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out[-1] == f"1 games, 0 hands, 0 mismatches, {hands} hands incomplete"
+    assert out[0] == f"{cut}: E1-0: incomplete: the log never ends this hand (its win or draw is missing)"
+    assert main(["replay", str(cut), "--check", "--json"]) == 1
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(records[0]["incomplete"]) == hands
+    assert records[-1]["incomplete"] == hands
+
+
+def test_a_log_missing_only_its_last_ending_is_incomplete(logs_dir: Path, tmp_path: Path, capsys):
+    source = sorted((logs_dir / "mjai").iterdir())[0]
+    endings = ('"type":"hora"', '"type":"ryukyoku"', '"type":"end_kyoku"')
+    lines = source.read_text(encoding="utf-8").splitlines()
+    last = max(i for i, line in enumerate(lines) if '"type":"start_kyoku"' in line)
+    kept = [line for i, line in enumerate(lines) if i < last or not any(e in line for e in endings)]
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(kept) + "\n", encoding="utf-8")
+    assert main(["replay", str(cut), "--check"]) == 1
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out[-1].endswith(", 1 hands incomplete")
+    assert [line for line in out if "incomplete:" in line] == [
+        next(line for line in out if line.startswith(f"{cut}: ") and "incomplete:" in line)
+    ]

@@ -87,7 +87,7 @@ def test_any_pond_tile_is_corrected_and_journaled_as_its_own_record(table, tmp_p
         ({"seat": 1, "index": 4, "tile": "2m"}, 409, "South has no discard 5 (their pond holds 1)"),
         ({"seat": 1, "index": 0, "tile": "9p"}, 409, "South's discard 1 is already 9p"),
         ({"seat": 7, "index": 0, "tile": "2m"}, 400, "field 'seat' must be 0-3, got 7"),
-        ({"seat": 1, "index": -1, "tile": "2m"}, 400, "field 'index' must be 0 or more, got -1"),
+        ({"seat": 1, "index": -1, "tile": "2m"}, 400, "field 'index' must be 0-200, got -1"),
         ({"seat": 1, "index": 0, "tile": "10m"}, 400, "field 'tile': unknown tile"),
     ],
 )

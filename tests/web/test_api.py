@@ -136,9 +136,12 @@ def test_the_login_form_gives_a_session_cookie_and_the_token_never_reaches_the_l
     cookie = login.headers["Set-Cookie"].split(";")[0]
     assert TOKEN not in cookie
     assert "HttpOnly" in login.headers["Set-Cookie"]
-    assert call(f"{served.url}/api/console/session", headers={"Cookie": cookie}).status == 200
+    session = call(f"{served.url}/api/console/session", headers={"Cookie": cookie})
+    assert session.status == 200
     assert call(f"{served.url}/api/console/session").status == 401
-    reply = call(f"{served.url}/api/console/confirm", method="POST", headers={"Cookie": cookie})
+    csrf = session.json()["csrf"]
+    assert csrf not in cookie
+    reply = call(f"{served.url}/api/console/confirm", method="POST", headers={"Cookie": cookie, "X-Jantaku-CSRF": csrf})
     assert reply.status == 200
     assert "/console/login" in caplog.text  # the access log did record the requests...
     assert TOKEN not in caplog.text  # ...but never the token

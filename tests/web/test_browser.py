@@ -7,6 +7,9 @@ Screenshots go to ``out/web/`` (ignored by git) for a person to look at.
 from __future__ import annotations
 
 import base64
+import threading
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import cv2
 import numpy as np
@@ -184,6 +187,61 @@ def test_the_console_refuses_a_missing_or_wrong_token_and_accepts_the_right_one(
     assert served.console.corrections[-1].index == 3
     assert str(served.console.corrections[-1].tile) == "0s"
     browser.save_screenshot(str(screenshot_path("console.png")))
+
+    # Another site on this host (same-site: the Strict cookie goes along) tries the console.
+    position, commands = served.feed.position, len(served.console.commands)
+    with _foreign_page(served.url) as foreign:
+        browser.get(foreign)
+        _wait(browser, lambda d: d.find_element(By.ID, "done").text == "sent", "the foreign page did not send")
+    browser.get(f"{served.url}/console")
+    _wait(browser, lambda d: d.find_element(By.ID, "desk").is_displayed(), "the session did not hold")
+    forged = browser.execute_async_script(
+        "const done = arguments[0];"
+        "fetch('/api/console/confirm', {method: 'POST', body: '{}'}).then(r => done(r.status));"
+    )
+    assert forged == 403  # the page's own origin, but without the session's CSRF token
+    assert served.feed.position == position
+    assert len(served.console.commands) == commands  # nothing reached the referee
+
+    browser.find_element(By.ID, "logout").click()
+    _wait(browser, lambda d: d.find_element(By.ID, "login").is_displayed(), "no login form after logging out")
+    assert not browser.find_element(By.ID, "desk").is_displayed()
+    assert served.feed.position == position
+
+
+FOREIGN_PAGE = """<!doctype html><html><body><p id="done"></p>
+<form id="f" method="post" action="{url}/api/console/confirm" enctype="text/plain" target="sink">
+<input name='{{"a":"' value='"}}'></form><iframe name="sink"></iframe>
+<script>
+fetch("{url}/api/console/undo", {{method: "POST", mode: "no-cors", credentials: "include",
+  headers: {{"Content-Type": "text/plain"}}, body: "{{}}"}})
+  .finally(() => {{ document.getElementById("f").submit(); document.getElementById("done").textContent = "sent"; }});
+</script></body></html>"""
+
+
+@contextmanager
+def _foreign_page(target: str):
+    """A page served from another port of this host: same site, another origin."""
+    page = FOREIGN_PAGE.format(url=target).encode()
+
+    class Page(BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(page)
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/"
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 class _RuntimeLikeFeed:

@@ -13,7 +13,9 @@ import time
 from pathlib import Path
 
 import cv2
+import numpy as np
 
+from vision.image_size import oversize
 from vision.sources.frame import CameraHealth, Clock, Frame, FrameStamper, HealthReport
 
 log = logging.getLogger(__name__)
@@ -61,7 +63,16 @@ class DirectorySource:
         path = self._files[self._next]
         self._next += 1
         try:
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            data = path.read_bytes()
+        except OSError as error:
+            self._health.missed(self._stamper.now(), f"cannot read frame file {path} ({error.strerror})")
+            return None
+        refused = oversize(data)
+        if refused is not None:  # measured from the header: never decoded
+            self._health.missed(self._stamper.now(), f"frame file {path} {refused}")
+            return None
+        try:
+            image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR) if data else None
         except cv2.error as error:  # a decoder that throws is a frame not delivered, never a crash
             log.debug("decoding %s failed: %s", path, error)
             image = None

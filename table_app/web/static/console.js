@@ -1,5 +1,9 @@
-// The referee console: the session cookie from the login form authorises every action.
+// The referee console: the session cookie from the login form authorises every action, and
+// the session's CSRF token (from /api/console/session) goes with each one: another site can
+// make the browser send the cookie, but cannot read or send the token.
 "use strict";
+
+let csrf = "";
 
 function say(text, ok) {
   const reply = document.getElementById("reply");
@@ -10,10 +14,14 @@ function say(text, ok) {
 async function act(action, body) {
   const response = await fetch(`/api/console/${action}`, {
     method: "POST",
-    headers: { "Content-Type": "application/json" },
+    headers: { "Content-Type": "application/json", "X-Jantaku-CSRF": csrf },
     credentials: "same-origin",
     body: JSON.stringify(body || {}),
   });
+  if (response.status === 401) {
+    location.reload(); // the session expired or was logged out: back to the login form
+    return;
+  }
   const data = await response.json();
   if (response.ok) say(`${action}: accepted ${data.reason || ""}`, true);
   else say(`${action}: ${response.status} ${data.reason || data.error}`, false);
@@ -66,7 +74,16 @@ async function start() {
     document.getElementById("login").hidden = false;
     return;
   }
+  csrf = (await session.json()).csrf || "";
   document.getElementById("desk").hidden = false;
+  document.getElementById("logout").onclick = async () => {
+    await fetch("/api/console/logout", {
+      method: "POST",
+      headers: { "X-Jantaku-CSRF": csrf },
+      credentials: "same-origin",
+    });
+    location.reload();
+  };
   document.getElementById("confirm").onclick = () => act("confirm");
   document.getElementById("undo").onclick = () => act("undo");
   document.getElementById("correct").onsubmit = (event) => {
