@@ -44,9 +44,12 @@ PYRAMID_KEEP_PX: Final = (12.0, 24.0)
 #: Two looks' tiles whose centres lie closer than this share of the shorter face's short
 #: edge are one tile; the surer peak stays.
 _SAME_TILE: Final = 0.6
-#: A find whose centre lies inside a face this much longer than its own, found at least this
-#: share as surely, is a part of that tile (a glyph), not a tile.
+#: A find whose centre lies inside a face this many times longer than its own, found at least
+#: this share as surely, is a part of that tile (a glyph), not a tile. A face longer than
+#: ``_PART_HOST_AT_MOST`` times the frame's median find is no tile's: a coarse look's find
+#: over a whole row must not take the row's tiles.
 _PART_OF: Final = 1.4
+_PART_HOST_AT_MOST: Final = 4.0
 _PART_SCORE: Final = 0.5
 
 
@@ -169,11 +172,12 @@ def _one_per_tile(tiles: list[_Look]) -> list[_Look]:
     unless the larger find is much less sure than the part. Parts go first, so that a glyph a
     little surer than its tile cannot push the tile out as "the same place"."""
     centres = np.array([t.tile.corners.mean(axis=0) for t in tiles]) if tiles else np.zeros((0, 2))
+    host_at_most = _PART_HOST_AT_MOST * float(np.median([t.long for t in tiles])) if tiles else 0.0
     whole = []
     for index, tile in enumerate(tiles):
         near = np.linalg.norm(centres - centres[index], axis=1)
         if not any(
-            other.long > _PART_OF * tile.long
+            _PART_OF * tile.long < other.long <= host_at_most
             and other.score >= _PART_SCORE * tile.score
             and near[at] < other.long / 2
             and _inside_face(centres[index], other.tile.corners)
