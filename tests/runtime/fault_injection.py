@@ -71,7 +71,8 @@ def _unfinished(db: Path) -> bool:
         connection.close()
 
 
-def _pump(process: subprocess.Popen[str]) -> queue.Queue[str | None]:
+def output_lines(process: subprocess.Popen[str]) -> queue.Queue[str | None]:
+    """The process's stdout lines as they come (None at its end), read by a thread."""
     lines: queue.Queue[str | None] = queue.Queue()
 
     def pump() -> None:
@@ -114,7 +115,7 @@ def kill_until_finished(
         resume = ["--resume"] if _unfinished(db) else []
         with errors.open("w") as stderr:
             process = subprocess.Popen(command + resume, stdout=subprocess.PIPE, stderr=stderr, text=True, env=env)
-        lines = _pump(process)
+        lines = output_lines(process)
         if rng.random() < early:
             deadline = time.monotonic() + rng.uniform(0.0, 3.0)  # often still starting or resuming
             while time.monotonic() < deadline and process.poll() is None:

@@ -4,12 +4,10 @@ refereeing goes on from the camera."""
 from __future__ import annotations
 
 import os
-import queue
 import signal
 import sqlite3
 import subprocess
 import sys
-import threading
 
 from firmware_bridge.sim_script import parse_script
 from firmware_bridge.sim_transport import PtyTableServer
@@ -27,6 +25,7 @@ from table_app.runtime.adapters import LinkSource
 from table_app.runtime.core import RefereeCore
 from table_app.runtime.listeners import RecordingListener
 from table_app.runtime.log_feed import FeedOptions, log_observations
+from tests.runtime.fault_injection import output_lines
 from tests.runtime.helpers import setup_for, wait_for
 
 SHORT_GAME = "2020081220gm-00a9-0000-9ee6ab3b.json"  # five hands
@@ -40,19 +39,6 @@ def _config(tmp_path, log, pace_s):
         encoding="utf-8",
     )
     return path
-
-
-def _lines(process: subprocess.Popen[str]) -> queue.Queue[str | None]:
-    lines: queue.Queue[str | None] = queue.Queue()
-
-    def pump() -> None:
-        assert process.stdout is not None
-        for line in process.stdout:
-            lines.put(line)
-        lines.put(None)
-
-    threading.Thread(target=pump, daemon=True).start()
-    return lines
 
 
 def _journal(db):
@@ -74,7 +60,7 @@ def test_sigkill_mid_hand_then_restart_resumes_with_nothing_lost(tmp_path, logs_
 
     command = [sys.executable, "-c", RUN, "run", "--config", str(_config(tmp_path, log, 0.004)), "--echo-events"]
     first = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    lines = _lines(first)
+    lines = output_lines(first)
     seen, last = 0, ""
     while seen < 120 or '"end_kyoku"' in last:  # well into the game, and inside a hand
         line = lines.get(timeout=30)

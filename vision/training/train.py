@@ -32,6 +32,7 @@ from vision.training.metrics import evaluate, outliers_read_as_sure
 from vision.training.model import MEAN, STD, TileNet
 from vision.training.onnx_weights import classifier_from_onnx, freeze_batch_norm
 from vision.training.photo_crops import PhotoCrops, photo_crops
+from vision.training.recipe_options import add_recipe_options, recipe_from
 
 log = logging.getLogger(__name__)
 
@@ -56,39 +57,19 @@ def main() -> None:
     defaults = Recipe()
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", default="models", help="folder for the ONNX model, metadata and card data")
-    parser.add_argument("--train-tables", type=int, default=defaults.train_tables)
-    parser.add_argument("--steps", type=int, default=defaults.steps)
-    parser.add_argument("--seed", type=int, default=defaults.seed)
-    parser.add_argument(
-        "--threads", type=int, default=defaults.threads, help="CPU threads (the same count gives the same weights)"
-    )
-    parser.add_argument(
-        "--learning-rate", type=float, default=defaults.learning_rate, help="peak of the one-cycle schedule"
+    add_recipe_options(
+        parser,
+        defaults,
+        "classifier",
+        "labels.json of a real-photo source built by vision.training.real_photos: its train split's boxes "
+        "are trained on, its held-out split (if any) is reported (repeatable)",
     )
     parser.add_argument(
         "--photos-per-batch", type=int, default=defaults.photos_per_batch, help="photo crops in each batch (--photos)"
     )
-    parser.add_argument("--init", default="", metavar="ONNX", help="start from this classifier's weights (fine-tune)")
-    parser.add_argument(
-        "--photos",
-        type=Path,
-        action="append",
-        default=[],
-        metavar="LABELS",
-        help="labels.json of a real-photo source built by vision.training.real_photos: its train split's boxes "
-        "are trained on, its held-out split (if any) is reported (repeatable)",
-    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    recipe = Recipe(
-        seed=args.seed,
-        train_tables=args.train_tables,
-        steps=args.steps,
-        threads=args.threads,
-        init=args.init,
-        learning_rate=args.learning_rate,
-        photos_per_batch=args.photos_per_batch,
-    )
+    recipe = recipe_from(args, defaults, photos_per_batch=args.photos_per_batch)
     run(recipe, args.out, args.photos)
 
 

@@ -42,6 +42,7 @@ from vision.training.detector_model import TileCentreNet
 from vision.training.export import code_version, write_model_metadata
 from vision.training.onnx_weights import detector_from_onnx, freeze_batch_norm
 from vision.training.photo_frames import PhotoFrames, cached_photo_frames
+from vision.training.recipe_options import add_recipe_options, recipe_from
 
 log = logging.getLogger(__name__)
 
@@ -71,34 +72,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", default="models", help="folder for the ONNX model and its metadata")
     parser.add_argument("--cache", help="folder to keep rendered training frames in (reused when present)")
-    parser.add_argument("--train-tables", type=int, default=defaults.train_tables)
-    parser.add_argument("--steps", type=int, default=defaults.steps)
-    parser.add_argument("--seed", type=int, default=defaults.seed)
-    parser.add_argument(
-        "--threads", type=int, default=defaults.threads, help="CPU threads (the same count gives the same weights)"
-    )
-    parser.add_argument(
-        "--learning-rate", type=float, default=defaults.learning_rate, help="peak of the one-cycle schedule"
-    )
-    parser.add_argument("--init", default="", metavar="ONNX", help="start from this detector's weights (fine-tune)")
-    parser.add_argument(
-        "--photos",
-        type=Path,
-        action="append",
-        default=[],
-        metavar="LABELS",
-        help="labels.json of a real-photo source built by vision.training.real_photos (its train split; repeatable)",
+    add_recipe_options(
+        parser,
+        defaults,
+        "detector",
+        "labels.json of a real-photo source built by vision.training.real_photos (its train split; repeatable)",
     )
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    recipe = Recipe(
-        seed=args.seed,
-        train_tables=args.train_tables,
-        steps=args.steps,
-        threads=args.threads,
-        init=args.init,
-        learning_rate=args.learning_rate,
-    )
+    recipe = recipe_from(args, defaults)
     run(recipe, args.out, args.cache, args.photos)
 
 
