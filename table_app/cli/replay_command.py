@@ -126,7 +126,8 @@ def _report_game(bar: Progress, args: argparse.Namespace, result: GameCheck, tal
         tally.mismatches += len(result.mismatches)
         if not args.json:
             for mismatch in result.mismatches:
-                bar.echo(f"{result.source}: {mismatch.hand}: {mismatch.what}")
+                # Seats as people see them: this hand's wind and player (the JSON says the same).
+                bar.echo(f"{result.source}: {mismatch.hand}: {state.hand_naming(mismatch.hand).fill_en(mismatch.what)}")
             for hand in result.incomplete:
                 bar.echo(
                     f"{result.source}: {hand}: incomplete: the log never ends this hand (its win or draw is missing)"
@@ -140,7 +141,9 @@ def _report_game(bar: Progress, args: argparse.Namespace, result: GameCheck, tal
             "finished": state.finished,
         }
         if args.check:
-            record["mismatches"] = [{"hand": m.hand, "what": m.what} for m in result.mismatches]
+            record["mismatches"] = [
+                {"hand": m.hand, "what": state.hand_naming(m.hand).fill_en(m.what)} for m in result.mismatches
+            ]
             record["incomplete"] = list(result.incomplete)
         print(json.dumps(record, ensure_ascii=False))
     elif not args.check:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from table_app.domain.seat_names import mention
 from table_app.rules.events import EndGame, EndKyoku, GameEvent, StartKyoku
 from table_app.rules.fold import new_game
 from table_app.rules.judged import is_judged, judge_and_apply
@@ -64,15 +65,15 @@ def compare_hand(result: HandResult, record: HandRecord) -> list[Mismatch]:
     for logged in record.wins:
         ours = next((w for w in result.wins if w.winner == logged.winner), None)
         if ours is None:
-            found.append(Mismatch(label, f"the log has a win by seat {int(logged.winner)}, the rules have none"))
+            found.append(Mismatch(label, f"the log has a win by {mention(logged.winner)}, the rules have none"))
             continue
         if ours.error is not None:
-            found.append(Mismatch(label, f"win by seat {int(logged.winner)} not scored: {ours.error}"))
+            found.append(Mismatch(label, f"win by {mention(logged.winner)} not scored: {ours.error}"))
         elif logged.points is not None and ours.points != logged.points:
             found.append(
                 Mismatch(
                     label,
-                    f"win by seat {int(logged.winner)} worth {ours.points} ({ours.han} han {ours.fu} fu: "
+                    f"win by {mention(logged.winner)} worth {ours.points} ({ours.han} han {ours.fu} fu: "
                     f"{', '.join(ours.yaku)}), log says {logged.points} ({logged.han} han {logged.fu} fu)",
                 )
             )

@@ -106,3 +106,18 @@ def test_a_log_missing_only_its_last_ending_is_incomplete(logs_dir: Path, tmp_pa
     assert [line for line in out if "incomplete:" in line] == [
         next(line for line in out if line.startswith(f"{cut}: ") and "incomplete:" in line)
     ]
+
+
+def test_a_mismatched_win_names_the_winner_as_people_see_seats(logs_dir: Path, tmp_path: Path, capsys):
+    # The log claims 8 000 for the first win (seat index 1: South in East 1): the line names the
+    # winner by this hand's wind, never by the machine's 0-3 index.
+    text = (logs_dir / "mjx_full" / GAME).read_text()
+    doctored = tmp_path / "doctored.mjlog"
+    doctored.write_text(text.replace('ten="30,7700,0"', 'ten="30,8000,0"', 1))
+    assert main(["replay", str(doctored), "--check"]) == 1
+    lines = [line for line in capsys.readouterr().out.splitlines() if " worth " in line]
+    assert len(lines) == 1
+    assert f"{doctored}: E1-0: win by South" in lines[0]
+    assert "worth 7700" in lines[0]
+    assert "log says 8000" in lines[0]
+    assert "seat 1" not in lines[0]
