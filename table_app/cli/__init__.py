@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -78,15 +79,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     configure_logging(args)
     try:
         return int(args.run(args))
+    except BrokenPipeError:
+        # Whoever read the output stopped (`jantaku replay ... | head`): nothing is wrong and
+        # there is nobody left to tell. Later writes to stdout (at exit) go nowhere.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except OSError as error:
+        # A path the user named that cannot be used (a folder for a file, no permission, a full
+        # disk): what and where in one line, not a traceback. (Before the clause for every
+        # Exception, which would take it first.)
+        print(f"jantaku {args.command}: error: {_os_error(error)}", file=sys.stderr)
+        return 2
     except Exception as error:
         if not _is_bad_input(error):
             raise
         print(f"jantaku {args.command}: error: {error}", file=sys.stderr)
-        return 2
-    except OSError as error:
-        # A path the user named that cannot be used (a folder for a file, no permission, a full
-        # disk): what and where in one line, not a traceback.
-        print(f"jantaku {args.command}: error: {_os_error(error)}", file=sys.stderr)
         return 2
 
 

@@ -193,3 +193,17 @@ def test_run_says_at_once_that_its_serial_port_is_missing_and_keeps_trying(tmp_p
 def test_reading_a_journal_that_is_not_there(tmp_path, capsys, command):
     assert main([*command, "--db", str(tmp_path / "none.db")]) == 2
     assert f"no database at {tmp_path / 'none.db'}" in _one_line(capsys.readouterr().err)
+
+
+def test_a_reader_that_stops_early_ends_the_command_quietly(tmp_path):
+    # `jantaku replay ... | head -1`: the reader goes away after one line; no traceback, exit 0.
+    demo_log = Path(__file__).resolve().parents[2] / "table_app" / "demo_data" / "demo-game.mjlog"
+    command = [sys.executable, "-m", "table_app", "replay", str(demo_log), "--verdicts"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None
+    first = process.stdout.readline()
+    process.stdout.close()  # the reader stops
+    _, err = process.communicate(timeout=120)
+    assert first
+    assert b"Traceback" not in err, err.decode()[-2000:]
+    assert process.returncode == 0
