@@ -118,7 +118,8 @@ class LearntTileFinder:
     def _find_on_pyramid(self, image: np.ndarray) -> FindResult:
         longest = max(image.shape[:2])
         first = self.long_side
-        sizes = [t.long * first / longest for t in self._look(image, first, (0.0, float("inf")))]
+        initial = self._look(image, first, (0.0, float("inf")))
+        sizes = [t.long * first / longest for t in initial]
         if sizes and not WELL_SEEN_PX[0] <= float(np.median(sizes)) <= WELL_SEEN_PX[1]:
             # The pyramid starts where the typical tile is as long as training showed most:
             # the rest are found at the coarser looks (longer ones) or at this one (shorter).
@@ -130,7 +131,10 @@ class LearntTileFinder:
         for index, long_side in enumerate(looks):
             low = 0.0 if index == 0 else PYRAMID_KEEP_PX[0]
             high = float("inf") if index == len(looks) - 1 else PYRAMID_KEEP_PX[1]
-            tiles.extend(self._look(image, long_side, (low, high)))
+            if long_side == self.long_side:  # the look already taken: its finds, kept as this look keeps them
+                tiles.extend(t for t in initial if low <= t.long * long_side / longest < high)
+            else:
+                tiles.extend(self._look(image, long_side, (low, high)))
         kept = _one_per_tile(tiles)
         if not kept:
             return FindResult((), None)
