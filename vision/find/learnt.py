@@ -108,7 +108,7 @@ class LearntTileFinder:
         return int(np.clip(wanted, *_LONG_SIDE_RANGE))
 
     def _find_at(self, image: np.ndarray, long_side: int) -> FindResult:
-        tiles = self._look(image, long_side, (0.0, float("inf")))
+        tiles, _ = self._look(image, long_side, (0.0, float("inf")))
         if not tiles:
             return FindResult((), None)
         size = TileSize(float(np.median([t.short for t in tiles])), float(np.median([t.long for t in tiles])))
@@ -118,7 +118,8 @@ class LearntTileFinder:
     def _find_on_pyramid(self, image: np.ndarray) -> FindResult:
         longest = max(image.shape[:2])
         first = self.long_side
-        initial = self._look(image, first, (0.0, float("inf")))
+        initial, first_scaled = self._look(image, first, (0.0, float("inf")))
+        source: _Scaled | None = None
         sizes = [t.long * first / longest for t in initial]
         if sizes and not WELL_SEEN_PX[0] <= float(np.median(sizes)) <= WELL_SEEN_PX[1]:
             # The pyramid starts where the typical tile is as long as training showed most:
@@ -133,8 +134,12 @@ class LearntTileFinder:
             high = float("inf") if index == len(looks) - 1 else PYRAMID_KEEP_PX[1]
             if long_side == self.long_side:  # the look already taken: its finds, kept as this look keeps them
                 tiles.extend(t for t in initial if low <= t.long * long_side / longest < high)
+                source = first_scaled
             else:
-                tiles.extend(self._look(image, long_side, (low, high)))
+                # Each coarser look halves the one before (area averaging of area averages):
+                # scaling the whole frame down again for every look cost as much as the network.
+                found, source = self._look(image, long_side, (low, high), source)
+                tiles.extend(found)
         kept = _one_per_tile(tiles)
         if not kept:
             return FindResult((), None)
@@ -142,20 +147,37 @@ class LearntTileFinder:
         log.debug("found %d tiles on looks %s, median %.0f×%.0f px", len(kept), looks, size.width, size.height)
         return FindResult(tuple(t.tile for t in kept), size)
 
-    def _look(self, image: np.ndarray, long_side: int, keep_long: tuple[float, float]) -> list[_Look]:
-        """The tiles of one look at ``long_side`` whose long edge, in input pixels, is in ``keep_long``."""
-        ready = net_input(image, long_side)
+    def _look(
+        self, image: np.ndarray, long_side: int, keep_long: tuple[float, float], source: _Scaled | None = None
+    ) -> tuple[list[_Look], _Scaled]:
+        """The tiles of one look at ``long_side`` whose long edge, in input pixels, is in
+        ``keep_long``, and the frame as this look scaled it. ``source``: the frame already
+        scaled down (a finer look's), to scale from instead of the whole frame."""
+        given = source or _Scaled(image, 1.0)
+        given_h, given_w = given.pixels.shape[:2]
+        ready = net_input(given.pixels, long_side)  # its longer side becomes long_side, from any source
+        size_w, size_h = max(1, round(given_w * ready.scale)), max(1, round(given_h * ready.scale))
+        scaled = _Scaled(ready.pixels[:size_h, :size_w], given.scale * ready.scale)
+        scale = scaled.scale
         output = np.asarray(self._session.run(None, {self._input_name: normalised(ready.pixels[None])})[0])[0]
         height, width = image.shape[:2]
         tiles = []
         for peak in centres.turned_across_row(decode_peaks(output, self.threshold)):
             if not keep_long[0] <= peak.long < keep_long[1]:
                 continue
-            corners = portrait_corners(peak, ready.scale)
+            corners = portrait_corners(peak, scale)
             if _inside(corners, width, height):
                 tile = FoundTile(corners, peak.sideways > centres.SIDEWAYS_ABOVE)
-                tiles.append(_Look(tile, peak.long / ready.scale, peak.short / ready.scale, peak.score))
-        return tiles
+                tiles.append(_Look(tile, peak.long / scale, peak.short / scale, peak.score))
+        return tiles, scaled
+
+
+@dataclass(frozen=True, slots=True)
+class _Scaled:
+    """The frame scaled down (unpadded) and its scale from frame pixels."""
+
+    pixels: np.ndarray
+    scale: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,24 +199,28 @@ def _one_per_tile(tiles: list[_Look]) -> list[_Look]:
     little surer than its tile cannot push the tile out as "the same place"."""
     centres = np.array([t.tile.corners.mean(axis=0) for t in tiles]) if tiles else np.zeros((0, 2))
     host_at_most = _PART_HOST_AT_MOST * float(np.median([t.long for t in tiles])) if tiles else 0.0
+    longs = np.array([t.long for t in tiles])
+    scores = np.array([t.score for t in tiles])
     whole = []
     for index, tile in enumerate(tiles):
         near = np.linalg.norm(centres - centres[index], axis=1)
-        if not any(
-            _PART_OF * tile.long < other.long <= host_at_most
-            and other.score >= _PART_SCORE * tile.score
-            and near[at] < other.long / 2
-            and _inside_face(centres[index], other.tile.corners)
-            for at, other in enumerate(tiles)
-        ):
+        hosts = np.flatnonzero(
+            (longs > _PART_OF * tile.long)
+            & (longs <= host_at_most)
+            & (scores >= _PART_SCORE * tile.score)
+            & (near < longs / 2)
+        )
+        if not any(_inside_face(centres[index], tiles[at].tile.corners) for at in hosts):
             whole.append(tile)
     kept: list[_Look] = []
+    kept_centres = np.zeros((len(whole), 2))
+    kept_shorts = np.zeros(len(whole))
     for tile in sorted(whole, key=lambda t: -t.score):
         centre = tile.tile.corners.mean(axis=0)
-        if all(
-            np.linalg.norm(centre - other.tile.corners.mean(axis=0)) >= _SAME_TILE * min(tile.short, other.short)
-            for other in kept
-        ):
+        count = len(kept)
+        apart = np.linalg.norm(kept_centres[:count] - centre, axis=1)
+        if np.all(apart >= _SAME_TILE * np.minimum(kept_shorts[:count], tile.short)):
+            kept_centres[count], kept_shorts[count] = centre, tile.short
             kept.append(tile)
     return kept
 
