@@ -141,15 +141,20 @@ def build_photo_frames(labels_path: Path, seed: int, crops: int = 2, augmented_c
         image = cv2.imread(str(labels_path.parent / name))
         if image is None:
             raise ValueError(f"{labels_path.parent / name}: not a readable image")
-        boxes = [tuple(float(v) for v in t["box"]) for t in document["images"][name]]
-        boxes += [tuple(float(v) for v in b) for b in document.get("ignore", {}).get(name, ())]  # still tiles
+        boxes = [_box(t["box"]) for t in document["images"][name]]
+        boxes += [_box(b) for b in document.get("ignore", {}).get(name, ())]  # not riichi tiles, but tiles
         loose = name in augmented
-        for pixels, maps in frames_of_photo(image, boxes, loose, rng, augmented_crops if loose else crops):  # type: ignore[arg-type]
+        for pixels, maps in frames_of_photo(image, boxes, loose, rng, augmented_crops if loose else crops):
             inputs.append(pixels)
             targets.append(maps)
         if index % 500 == 499:
             log.info("photo frames: %d/%d images", index + 1, len(names))
     return PhotoFrames(np.stack(inputs), np.stack(targets))
+
+
+def _box(values: list[float]) -> tuple[float, float, float, float]:
+    x0, y0, x1, y1 = (float(v) for v in values)
+    return x0, y0, x1, y1
 
 
 def cached_photo_frames(labels_path: Path, seed: int, cache: str | None) -> PhotoFrames:
