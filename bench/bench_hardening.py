@@ -30,12 +30,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from table_app.demo_data import DEMO_LOG
-from table_app.interpret import TableSetup, new_session, step
 from table_app.logs import read_log
 from table_app.rules.mjai_codec import encode_event
-from table_app.runtime.log_feed import FeedOptions, log_observations
 from tests.runtime.fault_injection import ROOT, kill_until_finished
-from tests.runtime.helpers import setup_for
+from tests.runtime.helpers import uninterrupted_events
 from tests.shared_data import SHARED
 from tests.web.raw_http import request_bytes, send_raw
 from tests.web.test_hardening import MALFORMED, TOKEN
@@ -134,19 +132,8 @@ def malformed_requests(url: str, fuzzed: int) -> None:
     )
 
 
-def _uninterrupted(game_log: Path) -> list[str]:
-    game = read_log(game_log)[0]
-    setup = setup_for(game)
-    setup = TableSetup(setup.profile, ("", "", "", ""), setup.first_dealer)
-    session, events = new_session(setup), []
-    for observation in log_observations(game.events, setup.profile, FeedOptions(trays=True)):
-        decision = step(session, observation)
-        session, events = decision.session, [*events, *decision.events]
-    return [encode_event(e) for e in events]
-
-
 def power_cuts(games: int) -> None:
-    expected = _uninterrupted(GAME)
+    expected = [encode_event(e) for e in uninterrupted_events(read_log(GAME)[0])]
     kills = lost = doubled = runs = differ = 0
     started = time.perf_counter()
     for seed in range(games):

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import queue
 
-from table_app.interpret import TableSetup
+from table_app.interpret import TableSetup, new_session, step
 from table_app.logs import read_log
 from table_app.rules.check import profile_for_log
-from table_app.rules.events import StartKyoku
+from table_app.rules.events import GameEvent, StartKyoku
 from table_app.rules.profiles import TENHOU
 from table_app.runtime.log_feed import FeedOptions, log_observations
 from table_app.runtime.ports import CoreUpdate
@@ -25,6 +25,19 @@ def setup_for(game) -> TableSetup:
 
 def observations_of(game, *, trays: bool = True):
     return list(log_observations(game.events, setup_for(game).profile, FeedOptions(trays=trays)))
+
+
+def uninterrupted_events(game) -> list[GameEvent]:
+    """What a referee that is never stopped makes of the game's observations (trays on, players
+    unnamed, as `jantaku run` with a [feed] plays it): pure and deterministic, the yardstick
+    for runs that were killed and resumed."""
+    setup = setup_for(game)
+    setup = TableSetup(setup.profile, ("", "", "", ""), setup.first_dealer)
+    session, events = new_session(setup), []
+    for observation in log_observations(game.events, setup.profile, FeedOptions(trays=True)):
+        decision = step(session, observation)
+        session, events = decision.session, [*events, *decision.events]
+    return events
 
 
 def wait_for(updates: queue.Queue[CoreUpdate], predicate, timeout: float = 10.0) -> CoreUpdate:

@@ -4,29 +4,17 @@ doubled, nothing rewritten."""
 
 from __future__ import annotations
 
-from table_app.interpret import TableSetup, new_session, step
 from table_app.logs import read_log
 from table_app.rules.mjai_codec import encode_event
-from table_app.runtime.log_feed import FeedOptions, log_observations
 from tests.runtime.fault_injection import kill_until_finished
-from tests.runtime.helpers import setup_for
+from tests.runtime.helpers import uninterrupted_events
 
 SHORT_GAME = "2020081220gm-00a9-0000-9ee6ab3b.json"  # five hands, 398 events
 
 
-def _uninterrupted(game) -> list[str]:
-    setup = setup_for(game)
-    setup = TableSetup(setup.profile, ("", "", "", ""), setup.first_dealer)
-    session, events = new_session(setup), []
-    for observation in log_observations(game.events, setup.profile, FeedOptions(trays=True)):
-        decision = step(session, observation)
-        session, events = decision.session, [*events, *decision.events]
-    return [encode_event(e) for e in events]
-
-
 def test_killed_at_random_moments_over_a_whole_game_nothing_is_lost_or_doubled(tmp_path, logs_dir):
     log = logs_dir / "tenhou6_json" / SHORT_GAME
-    expected = _uninterrupted(read_log(log)[0])
+    expected = [encode_event(e) for e in uninterrupted_events(read_log(log)[0])]
     report = kill_until_finished(tmp_path, log, seed=16, events_between=(30, 110))
     assert report.kills >= 4, report  # killed over the whole game, some while starting or resuming
     assert report.finished

@@ -15,7 +15,7 @@ from firmware_bridge.simulator import TableSimulator
 from table_app.announce import AnnouncementKind
 from table_app.domain.notation import parse_mjai
 from table_app.domain.seat import Seat
-from table_app.interpret import TableSetup, new_session, step
+from table_app.interpret import TableSetup
 from table_app.journal import GameStore
 from table_app.logs import read_log
 from table_app.observations import DoraRevealed, HandStarted, PondTileAdded
@@ -26,7 +26,7 @@ from table_app.runtime.core import RefereeCore
 from table_app.runtime.listeners import RecordingListener
 from table_app.runtime.log_feed import FeedOptions, log_observations
 from tests.runtime.fault_injection import output_lines
-from tests.runtime.helpers import setup_for, wait_for
+from tests.runtime.helpers import setup_for, uninterrupted_events, wait_for
 
 SHORT_GAME = "2020081220gm-00a9-0000-9ee6ab3b.json"  # five hands
 RUN = "import sys; from table_app.cli import main; sys.exit(main())"
@@ -50,13 +50,7 @@ def _journal(db):
 def test_sigkill_mid_hand_then_restart_resumes_with_nothing_lost(tmp_path, logs_dir):
     log = logs_dir / "tenhou6_json" / SHORT_GAME
     game = read_log(log)[0]
-    setup = setup_for(game)
-    setup = TableSetup(setup.profile, ("", "", "", ""), setup.first_dealer)
-    # What an uninterrupted referee makes of the same observations (deterministic and pure).
-    session, expected = new_session(setup), []
-    for observation in log_observations(game.events, setup.profile, FeedOptions(trays=True)):
-        decision = step(session, observation)
-        session, expected = decision.session, [*expected, *decision.events]
+    expected = uninterrupted_events(game)  # what a referee never stopped makes of the same observations
 
     command = [sys.executable, "-c", RUN, "run", "--config", str(_config(tmp_path, log, 0.004)), "--echo-events"]
     first = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
@@ -72,7 +66,7 @@ def test_sigkill_mid_hand_then_restart_resumes_with_nothing_lost(tmp_path, logs_
     before = _journal(tmp_path / "table.db")
     assert len(before) >= 120
     assert not any(type(e).__name__ == "EndGame" for _, e in before)
-    assert replay([e for _, e in before], setup.profile).hand is not None  # killed mid-hand
+    assert replay([e for _, e in before], setup_for(game).profile).hand is not None  # killed mid-hand
 
     config = _config(tmp_path, log, 0)
     second = subprocess.run(
