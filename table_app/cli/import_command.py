@@ -19,7 +19,7 @@ from table_app.rules.profiles import PROFILES, TENHOU, profile_named
 from table_app.rules.record import GameLog
 
 EXAMPLES = """examples:
-  jantaku import ../shared/data/logs/tenhou6_json --db club.db
+  jantaku import my-tenhou-logs/ --db club.db               # a folder: every log in it
   jantaku import game.mjlog game.json --db club.db     # the same game twice: kept once
   jantaku games --db club.db && jantaku export 1 --format tenhou --db club.db"""
 

@@ -18,7 +18,7 @@ from table_app.rules.mjai_codec import event_to_mjai
 from table_app.rules.profiles import PROFILES, TENHOU, RuleProfile, profile_named
 
 EXAMPLES = """examples:
-  jantaku replay ../shared/data/logs --check
+  jantaku replay table_app/demo_data/demo-game.mjlog --check     # the demo game this repository ships
   jantaku replay game.mjlog --verdicts
   jantaku replay game.jsonl --profile jpml --announce
   jantaku replay game.mjlog --json

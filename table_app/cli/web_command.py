@@ -24,7 +24,7 @@ logger = logging.getLogger(__name__)
 
 TOKEN_VARIABLE = "JANTAKU_CONSOLE_TOKEN"
 EXAMPLES = """examples:
-  jantaku web --replay ../shared/data/logs/mjx_full/2010081709gm-00a9-0000-fe3371ad.mjlog
+  jantaku web --replay table_app/demo_data/demo-game.mjlog     # the demo game this repository ships
   jantaku web --replay game.mjlog --step-seconds 0.2 --port 8081 --token s3cret
   jantaku web --replay game.mjlog --step-seconds 0      (steps only when the console confirms)"""
 
