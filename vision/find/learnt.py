@@ -92,15 +92,23 @@ class LearntTileFinder:
         longest = max(image.shape[:2])
         if self.tile_height is not None:
             return self._find_at(image, self._long_side_for(longest, self.tile_height))
+        initial, first_scaled = self._look(image, self.long_side, (0.0, float("inf")))
+        start = self._start_for(longest, initial)
         if self.pyramid:
-            return self._find_on_pyramid(image)
-        found = self._find_at(image, self.long_side)
-        if found.tile_size is None:
-            return found
-        seen = found.tile_size.height * self.long_side / longest  # a face's long edge in input pixels
-        if WELL_SEEN_PX[0] <= seen <= WELL_SEEN_PX[1]:
-            return found
-        return self._find_at(image, self._long_side_for(longest, found.tile_size.height))
+            return self._find_on_pyramid(image, start, initial, first_scaled)
+        if start == self.long_side:
+            return _result(initial)
+        return _result(self._look(image, start, (0.0, float("inf")))[0])
+
+    def _start_for(self, longest: int, first_look: list[_Look]) -> int:
+        """The long side at which the first look's typical tile is as long as training showed
+        most: the first look's own when it already is (or when it found nothing)."""
+        if not first_look:
+            return self.long_side
+        typical = float(np.median([t.long for t in first_look]))  # frame pixels
+        if WELL_SEEN_PX[0] <= typical * self.long_side / longest <= WELL_SEEN_PX[1]:
+            return self.long_side
+        return self._long_side_for(longest, typical)
 
     @staticmethod
     def _long_side_for(longest: int, tile_height: float) -> int:
@@ -108,23 +116,15 @@ class LearntTileFinder:
         return int(np.clip(wanted, *_LONG_SIDE_RANGE))
 
     def _find_at(self, image: np.ndarray, long_side: int) -> FindResult:
-        tiles, _ = self._look(image, long_side, (0.0, float("inf")))
-        if not tiles:
-            return FindResult((), None)
-        size = TileSize(float(np.median([t.short for t in tiles])), float(np.median([t.long for t in tiles])))
-        log.debug("found %d tiles of %.0f×%.0f px at %d px", len(tiles), size.width, size.height, long_side)
-        return FindResult(tuple(t.tile for t in tiles), size)
+        return _result(self._look(image, long_side, (0.0, float("inf")))[0])
 
-    def _find_on_pyramid(self, image: np.ndarray) -> FindResult:
+    def _find_on_pyramid(
+        self, image: np.ndarray, first: int, initial: list[_Look], first_scaled: _Scaled
+    ) -> FindResult:
+        """Looks at ``first`` and each half of it down to the smallest input, each keeping the
+        tiles of its own scale (``initial``: the finds of the look at the model's long side)."""
         longest = max(image.shape[:2])
-        first = self.long_side
-        initial, first_scaled = self._look(image, first, (0.0, float("inf")))
         source: _Scaled | None = None
-        sizes = [t.long * first / longest for t in initial]
-        if sizes and not WELL_SEEN_PX[0] <= float(np.median(sizes)) <= WELL_SEEN_PX[1]:
-            # The pyramid starts where the typical tile is as long as training showed most:
-            # the rest are found at the coarser looks (longer ones) or at this one (shorter).
-            first = self._long_side_for(longest, float(np.median(sizes)) * longest / first)
         looks = [first]
         while looks[-1] // 2 >= _LONG_SIDE_RANGE[0]:
             looks.append(looks[-1] // 2)
@@ -140,12 +140,8 @@ class LearntTileFinder:
                 # scaling the whole frame down again for every look cost as much as the network.
                 found, source = self._look(image, long_side, (low, high), source)
                 tiles.extend(found)
-        kept = _one_per_tile(tiles)
-        if not kept:
-            return FindResult((), None)
-        size = TileSize(float(np.median([t.short for t in kept])), float(np.median([t.long for t in kept])))
-        log.debug("found %d tiles on looks %s, median %.0f×%.0f px", len(kept), looks, size.width, size.height)
-        return FindResult(tuple(t.tile for t in kept), size)
+        log.debug("pyramid of looks at %s px", looks)
+        return _result(_one_per_tile(tiles))
 
     def _look(
         self, image: np.ndarray, long_side: int, keep_long: tuple[float, float], source: _Scaled | None = None
@@ -170,6 +166,15 @@ class LearntTileFinder:
                 tile = FoundTile(corners, peak.sideways > centres.SIDEWAYS_ABOVE)
                 tiles.append(_Look(tile, peak.long / scale, peak.short / scale, peak.score))
         return tiles, scaled
+
+
+def _result(tiles: list[_Look]) -> FindResult:
+    """The found tiles and their typical size (the median face)."""
+    if not tiles:
+        return FindResult((), None)
+    size = TileSize(float(np.median([t.short for t in tiles])), float(np.median([t.long for t in tiles])))
+    log.debug("found %d tiles, median %.0f×%.0f px", len(tiles), size.width, size.height)
+    return FindResult(tuple(t.tile for t in tiles), size)
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,7 +206,7 @@ def _one_per_tile(tiles: list[_Look]) -> list[_Look]:
     host_at_most = _PART_HOST_AT_MOST * float(np.median([t.long for t in tiles])) if tiles else 0.0
     longs = np.array([t.long for t in tiles])
     scores = np.array([t.score for t in tiles])
-    whole = []
+    whole: list[int] = []
     for index, tile in enumerate(tiles):
         near = np.linalg.norm(centres - centres[index], axis=1)
         hosts = np.flatnonzero(
@@ -211,16 +216,15 @@ def _one_per_tile(tiles: list[_Look]) -> list[_Look]:
             & (near < longs / 2)
         )
         if not any(_inside_face(centres[index], tiles[at].tile.corners) for at in hosts):
-            whole.append(tile)
+            whole.append(index)
     kept: list[_Look] = []
     kept_centres = np.zeros((len(whole), 2))
     kept_shorts = np.zeros(len(whole))
-    for tile in sorted(whole, key=lambda t: -t.score):
-        centre = tile.tile.corners.mean(axis=0)
-        count = len(kept)
-        apart = np.linalg.norm(kept_centres[:count] - centre, axis=1)
+    for index in sorted(whole, key=lambda at: -tiles[at].score):
+        tile, count = tiles[index], len(kept)
+        apart = np.linalg.norm(kept_centres[:count] - centres[index], axis=1)
         if np.all(apart >= _SAME_TILE * np.minimum(kept_shorts[:count], tile.short)):
-            kept_centres[count], kept_shorts[count] = centre, tile.short
+            kept_centres[count], kept_shorts[count] = centres[index], tile.short
             kept.append(tile)
     return kept
 
