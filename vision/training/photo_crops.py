@@ -23,7 +23,8 @@ import numpy as np
 from vision.crops import CROP_SIZE, crop_tile, turned_half
 from vision.label_file import label_of_name
 from vision.training.dataset import jittered_corners
-from vision.training.photo_frames import LOOSE_ASPECT, box_corners
+from vision.training.photo_frames import box_corners, is_loose
+from vision.training.real_photos import images_in_split
 
 log = logging.getLogger(__name__)
 
@@ -40,15 +41,14 @@ def photo_crops(labels_path: Path, split: str, seed: int, copies: int = 2, jitte
     augmented = set(document.get("augmented", ()))
     rng = np.random.default_rng(seed)
     images, labels = [], []
-    names = sorted(n for n, g in document["groups"].items() if document["split"][g] == split and n not in augmented)
+    names = [name for name in images_in_split(document, split) if name not in augmented]
     for name in names:
         image = cv2.imread(str(labels_path.parent / name))
         if image is None:
             raise ValueError(f"{labels_path.parent / name}: not a readable image")
         for index, tile in enumerate(document["images"][name]):
             x0, y0, x1, y1 = (float(v) for v in tile["box"])
-            width, height = x1 - x0, y1 - y0
-            if max(width, height) / max(min(width, height), 1e-6) < LOOSE_ASPECT:
+            if is_loose((x0, y0, x1, y1)):
                 continue
             label = label_of_name(tile["tile"], bool(tile.get("red", False)), f"{labels_path}: {name}[{index}]")
             corners = box_corners((x0, y0, x1, y1))

@@ -30,6 +30,7 @@ import cv2
 import numpy as np
 
 from vision.training.detector_data import TARGET_CHANNELS, target_maps
+from vision.training.real_photos import images_in_split
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +65,12 @@ def box_corners(box: tuple[float, float, float, float]) -> np.ndarray:
     return np.array([[x0, y1], [x0, y0], [x1, y0], [x1, y1]], np.float32)
 
 
+def is_loose(box: tuple[float, float, float, float]) -> bool:
+    """A box too near square to say a tile's size and axis (a tile turned about 45°)."""
+    width, height = box[2] - box[0], box[3] - box[1]
+    return max(width, height) / max(min(width, height), 1e-6) < LOOSE_ASPECT
+
+
 def photo_targets(
     shape: tuple[int, int], boxes: list[tuple[float, float, float, float]], scale: float, loose: bool
 ) -> np.ndarray:
@@ -72,8 +79,7 @@ def photo_targets(
     tile_cells = maps[8] > 0
     maps[7][tile_cells] = np.nan
     for box in boxes:
-        width, height = box[2] - box[0], box[3] - box[1]
-        if loose or max(width, height) / max(min(width, height), 1e-6) < LOOSE_ASPECT:
+        if loose or is_loose(box):
             x0, y0, x1, y1 = (int(v * scale / 2) for v in box)  # cells (stride 2)
             region = (slice(max(0, y0), y1 + 1), slice(max(0, x0), x1 + 1))
             for channel in (3, 4, 5, 6):
@@ -136,7 +142,7 @@ def build_photo_frames(labels_path: Path, seed: int, crops: int = 2, augmented_c
     augmented = set(document.get("augmented", ()))
     rng = np.random.default_rng(seed)
     inputs, targets = [], []
-    names = sorted(n for n, g in document["groups"].items() if document["split"][g] == "train")
+    names = images_in_split(document, "train")
     for index, name in enumerate(names):
         image = cv2.imread(str(labels_path.parent / name))
         if image is None:

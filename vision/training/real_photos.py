@@ -33,7 +33,7 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 log = logging.getLogger(__name__)
 
@@ -263,10 +263,16 @@ def build(source: PhotoSource, repo: Path, out: Path) -> dict[str, int]:
     return counts
 
 
+def images_in_split(document: dict[str, Any], split: str) -> list[str]:
+    """The image names of a built source's ``labels.json`` whose photograph is in ``split``
+    (``train`` or ``held-out``), sorted."""
+    return sorted(name for name, group in document["groups"].items() if document["split"][group] == split)
+
+
 def subset(labels_path: Path, split: str, out_path: Path) -> int:
     """A label file holding only ``split``'s images (``train`` or ``held-out``) of a built source."""
     document = json.loads(labels_path.read_text(encoding="utf-8"))
-    keep = {n for n, g in document["groups"].items() if document["split"][g] == split}
+    keep = set(images_in_split(document, split))
     document["images"] = {n: t for n, t in document["images"].items() if n in keep}
     document["ignore"] = {n: b for n, b in document["ignore"].items() if n in keep}
     out_path.write_text(json.dumps(document) + "\n", encoding="utf-8")
