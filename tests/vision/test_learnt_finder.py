@@ -8,9 +8,10 @@ import shutil
 import numpy as np
 import pytest
 
+from tests.vision.finder_counts import count_finds
 from vision.classifier import OnnxTileClassifier
 from vision.detect import ClassicTileFinder, detect_tiles, make_finder
-from vision.evaluation import DetectionScore, match_quads
+from vision.evaluation import DetectionScore
 from vision.find.centres import Peak, portrait_corners, turned_across_row
 from vision.find.learnt import DEFAULT_DETECTOR, DetectorModelError, LearntTileFinder
 from vision.render.renderer import RenderOptions, render_table
@@ -58,12 +59,7 @@ def test_a_model_without_metadata_is_refused(tmp_path):
 
 
 def test_it_finds_the_held_out_styles_tiles(finder, held_out_tables):
-    truths = found = matched = 0
-    for table in held_out_tables:
-        tiles = finder.find(table.image).tiles
-        width = float(np.median([np.linalg.norm(t.corners[1] - t.corners[0]) for t in table.truths]))
-        matches = match_quads([t.corners for t in table.truths], [t.corners for t in tiles], width)
-        truths, found, matched = truths + len(table.truths), found + len(tiles), matched + len(matches)
+    truths, found, matched = count_finds(finder, held_out_tables)
     assert truths > 300
     assert matched / truths >= RECALL_FLOOR
     assert matched / found >= PRECISION_FLOOR

@@ -7,9 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.vision.finder_counts import count_finds
 from vision.classifier import OnnxTileClassifier
 from vision.detect import detect_tiles
-from vision.evaluation import match_quads
 from vision.find.finder import FoundTile
 from vision.find.learnt import LearntTileFinder, _Look, _one_per_tile
 from vision.label_eval import score_labelled_images
@@ -64,13 +64,9 @@ def test_real_photographs_of_two_sets_are_found_and_read_with_no_hint(finder):
     ],
 )
 def test_far_tables_and_close_ups_are_found_with_no_hint(finder, px_per_mm, recall_floor, precision_floor):
-    truths = found = matched = 0
-    for seed in range(3_200_000, 3_200_004):
-        table = render_table(seed, RenderOptions(size=(1920, 1080), style=ArtStyle.BLACK, px_per_mm=px_per_mm))
-        tiles = finder.find(table.image).tiles
-        width = float(np.median([np.linalg.norm(t.corners[1] - t.corners[0]) for t in table.truths]))
-        matches = match_quads([t.corners for t in table.truths], [t.corners for t in tiles], width)
-        truths, found, matched = truths + len(table.truths), found + len(tiles), matched + len(matches)
+    options = RenderOptions(size=(1920, 1080), style=ArtStyle.BLACK, px_per_mm=px_per_mm)
+    tables = (render_table(seed, options) for seed in range(3_200_000, 3_200_004))
+    truths, found, matched = count_finds(finder, tables)
     assert truths > 100
     assert matched / truths >= recall_floor
     assert matched / found >= precision_floor
