@@ -269,7 +269,11 @@ def _button(session: RefereeSession, press: ButtonPress) -> Decision:
     if press.button is not RefereeButton.CONFIRM:
         return Decision(session)
     if session.question is not None:
-        return _answer(session, session.question.id, 0)
+        if not session.question.taken_as_read:
+            return _answer(session, session.question.id, 0)
+        # Ending the hand confirms the readings it rests on; nothing else to do, the press only
+        # acknowledges the check.
+        session = replace(session, question=None)
     hand = session.game.hand
     if hand is None:
         session, said = crosscheck.trays_now(session)

@@ -76,6 +76,10 @@ class Question:
     outcomes: tuple[tuple[GameEvent, ...], ...]
     refused: tuple[GameEvent, ...] = ()  # a penalty question: the act the judge refused (a tile
     # corrected later may make it stand)
+    taken_as_read: bool = False
+    """A check on a reading already in the game (an uncertain tile): it only asks the referee to
+    look. CONFIRM acknowledges it, and does what it would have done without it (ends a hand that
+    can end): a check must not swallow the press that ends the hand."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,6 +5,8 @@ is judged and accepted like any other (the game goes on; holding it would stall 
 it), then announced as a question with one option, CONFIRM: "uncertain tile, please confirm or
 correct". The referee confirms, or corrects from the console (a discard's tile) or with UNDO.
 The camera's guess is never silently the truth. A question already pending is not replaced.
+The question is a check (``Question.taken_as_read``): a CONFIRM that would end the hand ends
+it, acknowledging the check on the way, so that an unanswered check cannot hold a hand open.
 """
 
 from __future__ import annotations
@@ -62,5 +64,5 @@ def confirm_uncertain(before: RefereeSession, observation: Observation, decision
     lowest = min(c.confidence for c in doubtful)
     topic = f"uncertain tile, please confirm or correct: {'; '.join(_what(c) for c in doubtful)} ({lowest:.2f})"
     seat = doubtful[0].seat
-    session, said = ask(session, Question(0, seat, topic, ("confirmed as read",), ((),)))
+    session, said = ask(session, Question(0, seat, topic, ("confirmed as read",), ((),), taken_as_read=True))
     return replace(decision, session=session, announcements=(*decision.announcements, said))

@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 from table_app.announce import AnnouncementKind
-from table_app.domain.notation import parse_mjai
+from table_app.domain.notation import parse_mjai, parse_tiles
 from table_app.domain.seat import Seat
 from table_app.domain.seat_names import mention
 from table_app.interpret import step
-from table_app.observations import ButtonPress, MeldAppeared, PondTileAdded, RefereeButton, TileCorrected
-from table_app.rules.events import Dahai, Pon
+from table_app.observations import (
+    ButtonPress,
+    HandLaidOpen,
+    MeldAppeared,
+    PondTileAdded,
+    RefereeButton,
+    TileCorrected,
+)
+from table_app.rules.events import Dahai, EndKyoku, Hora, Pon
 from tests.interpret.helpers import Table
 
 M1, M3, Z5 = parse_mjai("1m"), parse_mjai("3m"), parse_mjai("P")
@@ -76,3 +83,30 @@ def test_a_pending_question_is_not_replaced():
     first = table.session.question
     table.see(PondTileAdded(2.0, Seat.S1, M3, confidence=0.3))
     assert table.session.question == first
+
+
+def test_confirm_ends_a_won_hand_even_with_an_uncertain_check_pending():
+    # At the table the referee's one CONFIRM after a win ends the hand; an unanswered check on a
+    # tile read unsurely must not swallow it (the hand would stay open into the next deal).
+    table = Table()
+    table.deal(parse_mjai("5s"))
+    table.see(PondTileAdded(1.0, Seat.S0, M1, confidence=0.35))
+    assert table.session.question is not None
+    assert table.session.question.taken_as_read
+    said = table.see(HandLaidOpen(2.0, Seat.S1, parse_tiles("23m456p789s11122z")))
+    assert any(isinstance(e, Hora) for e in table.events)
+    assert questions(said) == []  # the pending check is not replaced
+    table.see(ButtonPress(3.0, RefereeButton.CONFIRM))
+    assert table.session.question is None
+    assert isinstance(table.events[-1], EndKyoku)
+
+
+def test_a_penalty_question_still_takes_the_confirm():
+    table = Table()
+    table.deal(parse_mjai("5s"))
+    table.see(PondTileAdded(1.0, Seat.S0, M1))
+    table.see(HandLaidOpen(2.0, Seat.S2, parse_tiles("2468m2468p2468s9s")))
+    assert table.session.question is not None
+    assert not table.session.question.taken_as_read
+    table.see(ButtonPress(3.0, RefereeButton.CONFIRM))
+    assert not isinstance(table.events[-1], EndKyoku)
