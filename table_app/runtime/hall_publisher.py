@@ -81,6 +81,7 @@ class HallPublisher:
         self._follower: GameFollower | None = None
         self._latest: tuple[int, float, str] | None = None  # the table's latest game: id, started, profile
         self._saved_at = 0.0
+        self._dead = False  # killed (tests): nothing more goes out
         self._state_sent: tuple[int, int] | None = None
         self.connected = threading.Event()
         self.published = 0  # rows handed to the client, resends included
@@ -142,6 +143,7 @@ class HallPublisher:
     def kill(self) -> None:
         """Tests and the benchmark: die as a power cut would: no goodbye (the broker sends the
         will), nothing saved after this point, the connection dropped."""
+        self._dead = True
         self._stopping.set()
         self._wake.set()
         if self._thread is not None:
@@ -203,6 +205,10 @@ class HallPublisher:
             except Exception:  # a fault here must never stop the table: said, then tried again
                 logger.exception("hall: publishing failed; trying again")
                 self._stopping.wait(1.0)
+        if self.connected.is_set() and not self._dead:  # what the core journaled last, before saying goodbye
+            self._take_events()
+            self._publish_rows()
+            self._publish_state()
 
     def _take_events(self, timeout: float | None = None) -> None:
         while True:
