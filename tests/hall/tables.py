@@ -4,6 +4,7 @@ directly, so a test decides exactly how far the game has gone)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from table_app.demo_data import DEMO_LOG
@@ -34,9 +35,10 @@ def demo_observations() -> tuple[list[object], TableSetup]:
 class TableJournal:
     """A table's journal, played forward observation by observation."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, names: tuple[str, str, str, str] = ("Aoki", "Baba", "Chiba", "Doi")) -> None:
         self.db = db
         self.observations, setup = demo_observations()
+        setup = replace(setup, names=names)
         self.store = GameStore(db)
         self.core = RefereeCore(self.store, setup)
         self.position = 0
