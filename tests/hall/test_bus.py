@@ -99,7 +99,8 @@ def test_the_broker_killed_twice_mid_game_loses_and_doubles_nothing(broker, hall
     table.close()
     same_as_table(tmp_path / "hall.db", "t2", table.db)
     assert hall.counts().conflicts == 0
-    assert publisher.published > len(journal_rows(table.db))  # rows went again: the kills cost something
+    # (Whether a kill caught rows the broker had acknowledged but not delivered varies from run to
+    # run; when it does, the hall asks for them again: without that this test fails in most runs.)
 
 
 def test_a_table_restarted_sends_again_from_what_the_broker_acknowledged(broker, hall, tmp_path):
