@@ -82,6 +82,7 @@ class HallPublisher:
         self._latest: tuple[int, float, str] | None = None  # the table's latest game: id, started, profile
         self._saved_at = 0.0
         self._dead = False  # killed (tests): nothing more goes out
+        self._complete: set[int] = set()  # finished games whose every row was handed out
         self._state_sent: tuple[int, int] | None = None
         self.connected = threading.Event()
         self.published = 0  # rows handed to the client, resends included
@@ -226,6 +227,7 @@ class HallPublisher:
                 if first < self._next.get(game, 1):
                     logger.info("hall: the hall asks for game %d again from %d", game, first)
                     self._next[game] = first
+                    self._complete.discard(game)
 
     def _announce(self) -> None:
         assert self._client is not None
@@ -251,14 +253,19 @@ class HallPublisher:
         if room <= 0:
             return
         games = self._journal.execute(
-            "SELECT g.id, g.started_at, g.profile, max(j.seq) FROM games g JOIN journal j ON j.game = g.id"
-            " WHERE g.id NOT IN (SELECT game FROM imports) GROUP BY g.id ORDER BY g.id"
+            "SELECT id, started_at, profile, finished FROM games WHERE id NOT IN (SELECT game FROM imports) ORDER BY id"
         ).fetchall()
         if games:
             self._latest = (int(games[-1][0]), float(games[-1][1]), str(games[-1][2]))
-        for game, started, profile, last in games:
+        for game, started, profile, finished in games:
+            if game in self._complete or room <= 0:
+                continue
             first = self._next.get(game, 1)
-            if first > last or room <= 0:
+            row = self._journal.execute("SELECT max(seq) FROM journal WHERE game = ?", (game,)).fetchone()
+            last = 0 if row is None or row[0] is None else int(row[0])
+            if first > last:
+                if finished:  # a finished game handed out whole: not looked at again (unless asked for)
+                    self._complete.add(game)
                 continue
             rows = self._journal.execute(
                 "SELECT seq, at, kind, body, undoes FROM journal WHERE game = ? AND seq >= ? ORDER BY seq LIMIT ?",

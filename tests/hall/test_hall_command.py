@@ -134,3 +134,20 @@ def test_the_broker_acl_lets_a_table_publish_only_under_its_own_topic(tmp_path):
         hall.stop()
     finally:
         broker.kill()
+
+
+def test_scripts_hall_broker_starts_a_broker_the_hall_connects_to(tmp_path):
+    require_mosquitto()
+    port = free_port()
+    script = subprocess.Popen(
+        [str(ROOT / "scripts" / "hall-broker")], env={**os.environ, "PORT": str(port)},
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+    try:
+        book = HallBook()
+        hall = HallSubscriber(book, BrokerConfig("127.0.0.1", port), "club").start()
+        assert hall.connected.wait(15)
+        hall.stop()
+    finally:
+        os.killpg(script.pid, signal.SIGTERM)
+        script.wait(10)
