@@ -32,6 +32,7 @@ _COMMANDS = {
     "standings": "standings_command",
     "export": "export_command",
     "doctor": "doctor_command",
+    "hall": "hall_command",
 }
 #: Options before the command that take a value (the value is not the command's name).
 _OPTIONS_WITH_VALUES = frozenset({"--log-level"})

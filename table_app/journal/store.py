@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from table_app.journal.effective import standing_rows
 from table_app.journal.errors import JournalCorruptError, JournalError, UnknownGameError
 from table_app.journal.schema import connect, connect_read_only, examine, tables
 from table_app.journal.writer_lock import acquire, release
@@ -291,29 +292,12 @@ class GameStore:
             ).fetchall()
         except sqlite3.DatabaseError as error:
             raise JournalError(f"{self.path}: game {game}: journal unreadable ({error})") from error
-        undone: set[int] = set()
-        corrected: dict[int, tuple[int, str]] = {}  # target seq -> (the correction's seq, its body)
-        kept: list[tuple[int, float, str]] = []
-        for seq, at, kind, body, undoes in rows:
-            if kind in ("undo", "correct") and undoes is None:
-                raise JournalCorruptError(game, seq, f"a {kind} row names no event")
-            if kind in ("event", "correct") and body is None:
-                raise JournalCorruptError(game, seq, f"an {kind} row without an event")
-            if kind == "undo":
-                undone.add(int(undoes))
-            elif kind == "correct":
-                corrected[int(undoes)] = (int(seq), str(body))  # a later correction wins
-            elif kind == "event":
-                kept.append((int(seq), float(at), str(body)))
         entries: list[JournalEntry] = []
-        for seq, at, body in kept:
-            if seq in undone:
-                continue
-            where, text = corrected.get(seq, (seq, body))
+        for row in standing_rows(game, rows):
             try:
-                entries.append(JournalEntry(seq, at, decode_event(text)))
+                entries.append(JournalEntry(row.seq, row.at, decode_event(row.body)))
             except EventCodecError as error:
-                raise JournalCorruptError(game, where, str(error)) from error
+                raise JournalCorruptError(game, row.source, str(error)) from error
         return tuple(entries)
 
     # --- internals ------------------------------------------------------------------

@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, TextIO, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TextIO, runtime_checkable
 
 from firmware_bridge.calibration_file import load_calibration
 from firmware_bridge.sim_script import ScriptError, TableScript, parse_script
@@ -37,6 +37,9 @@ from table_app.runtime.log_feed import FeedOptions, FeedResumeError, log_observa
 from table_app.runtime.log_table_script import table_script_text
 from table_app.runtime.ports import CoreListener, ObservationSource
 from table_app.runtime.speech import EspeakSpeaker, SpeechListener
+
+if TYPE_CHECKING:
+    from table_app.runtime.hall_publisher import HallPublisher
 
 logger = logging.getLogger(__name__)
 
@@ -62,8 +65,12 @@ class Runtime:
     feed: FeedSource | None = None
     speaker: EspeakSpeaker | None = None
     finished: threading.Event | None = None  # a finite source (the feed, a rendered world) has run out
+    hall: HallPublisher | None = None  # [hall]: the journal published to the hall's broker
 
     def start(self) -> Runtime:
+        if self.hall is not None:
+            self.hall.start()
+            self.core.add_listener(self.hall)
         self.core.start()
         for source in self.sources:
             source.start(self.core.post)
@@ -79,6 +86,8 @@ class Runtime:
                 logger.exception("stopping %r", source)
         self.core.drain()
         self.core.stop()
+        if self.hall is not None:
+            self.hall.stop()  # after the core: the last rows journaled go out too
         if self.speaker is not None:
             self.speaker.close()
         self.store.close()
@@ -124,6 +133,10 @@ def _wire(
         observations, setup = _feed_observations(config.feed, config)
     core = RefereeCore(store, setup, [TextAnnouncer(out or sys.stdout, config.languages), *listeners], resume=resume)
     runtime = Runtime(config, store, core)
+    if config.hall is not None:
+        from table_app.runtime.hall_publisher import HallPublisher  # noqa: PLC0415 (only a hall table loads MQTT)
+
+        runtime.hall = HallPublisher(config.hall, config.db)
     if config.speech:
         runtime.speaker = EspeakSpeaker()
         core.add_listener(SpeechListener(runtime.speaker))

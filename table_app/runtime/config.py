@@ -5,6 +5,7 @@ See docs/runtime.md for every key and examples/table.toml for a whole file.
 
 from __future__ import annotations
 
+import os
 import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -14,6 +15,8 @@ from hardware.panel import PanelConfigError, PanelPins
 from table_app.announce.catalogue import Language
 from table_app.domain.seat import Seat
 from table_app.domain.seat_names import seat_of_number
+from table_app.hall.broker import PASSWORD_VARIABLE, BrokerConfig, parse_broker_url
+from table_app.hall.protocol import check_name
 from table_app.interpret.session import CONFIDENCE_FLOOR, SETTLE_S
 from table_app.rules.profiles import PROFILES, RuleProfile, profile_named
 
@@ -57,6 +60,16 @@ class WebConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class HallConfig:
+    """Publish this table's public game to a hall's MQTT broker (docs/hall.md)."""
+
+    broker: BrokerConfig
+    hall: str
+    table: str
+    outbox: Path  # what the broker has acknowledged so far (beside the journal by default)
+
+
+@dataclass(frozen=True, slots=True)
 class TableConfig:
     db: Path
     profile: RuleProfile
@@ -71,6 +84,7 @@ class TableConfig:
     web: WebConfig | None = None
     settle_s: float = SETTLE_S  # a sensor disagreement must stand this long to be announced
     confidence_floor: float = CONFIDENCE_FLOOR  # a camera reading below it is put to the referee
+    hall: HallConfig | None = None  # [hall]: off unless the section is there (and enabled)
 
 
 def _get(table: dict[str, Any], key: str, prefix: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
@@ -115,7 +129,7 @@ def parse_config(text: str, base: Path = Path()) -> TableConfig:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ConfigError("(file)", f"not TOML: {error}") from error
-    _check_keys(document, "", {"table", "camera", "link", "panel", "feed", "web"})
+    _check_keys(document, "", {"table", "camera", "link", "panel", "feed", "web", "hall"})
     table = _section(document, "table") or {}
     _check_keys(
         table,
@@ -160,6 +174,7 @@ def parse_config(text: str, base: Path = Path()) -> TableConfig:
         web=_web(_section(document, "web")),
         settle_s=settle,
         confidence_floor=floor,
+        hall=_hall(_section(document, "hall"), base, db),
     )
 
 
@@ -171,6 +186,46 @@ def _web(section: dict[str, Any] | None) -> WebConfig | None:
     if not 0 <= port <= 65535:
         raise ConfigError("web.port", f"must be a port number 0-65535, got {port}")
     return WebConfig(_get(section, "host", "web", str, "127.0.0.1"), port)
+
+
+_HALL_KEYS = {"enabled", "broker", "hall", "table", "username", "password_file", "outbox"} | {
+    "tls_ca",
+    "tls_cert",
+    "tls_key",
+}
+
+
+def _hall(section: dict[str, Any] | None, base: Path, db: Path) -> HallConfig | None:
+    if section is None or not _get(section, "enabled", "hall", bool, True):
+        return None
+    _check_keys(section, "hall", _HALL_KEYS)
+    names = {}
+    for key in ("hall", "table"):
+        try:
+            names[key] = check_name(f"hall.{key}", _get(section, key, "hall", str))
+        except ValueError as error:
+            raise ConfigError(f"hall.{key}", str(error).split(": ", 1)[1]) from None
+    try:
+        host, port, tls = parse_broker_url(_get(section, "broker", "hall", str))
+    except ValueError as error:
+        raise ConfigError("hall.broker", str(error)) from None
+    username = _get(section, "username", "hall", str, None)
+    password = os.environ.get(PASSWORD_VARIABLE)
+    password_file = _path(_get(section, "password_file", "hall", str, None), base)
+    if password_file is not None:
+        try:
+            password = password_file.read_text(encoding="utf-8").strip()
+        except OSError as error:
+            raise ConfigError("hall.password_file", f"cannot read {password_file} ({error.strerror})") from None
+    tls_files = {key: _path(_get(section, key, "hall", str, None), base) for key in ("tls_ca", "tls_cert", "tls_key")}
+    for key, path in tls_files.items():
+        if path is not None and not tls:
+            raise ConfigError(f"hall.{key}", "TLS files need an mqtts:// broker")
+        if path is not None and not path.is_file():
+            raise ConfigError(f"hall.{key}", f"no file {path}")
+    broker = BrokerConfig(host, port, tls, username, password, *tls_files.values())
+    outbox = _path(_get(section, "outbox", "hall", str, None), base) or Path(f"{db}.hall")
+    return HallConfig(broker, names["hall"], names["table"], outbox)
 
 
 def _camera(section: dict[str, Any] | None, base: Path) -> CameraConfig | None:

@@ -5,7 +5,8 @@ aiohttp application; :class:`WebServer` runs it on a host and port (port 0: any 
 
 It sits on a venue's network, so it is built for an unfriendly guest (docs/web.md, Security):
 every state-changing request passes an Origin/Referer check and, with the session cookie, a
-CSRF token bound to the session (:mod:`table_app.web.auth`); every response carries a
+CSRF token bound to the session (:mod:`table_app.web.auth`, the gate shared with the hall console:
+:mod:`table_app.web.console_gate`); every response carries a
 Content-Security-Policy, ``frame-ancestors 'none'``/``X-Frame-Options: DENY`` and ``nosniff``;
 wrong logins are throttled; a malformed request is a 4xx with a short message, never a 500;
 connections, header time and body size are limited (:mod:`table_app.web.connection_guard`)
@@ -22,24 +23,15 @@ import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Final
-from urllib.parse import urlsplit
 
 from aiohttp import web
 
 from table_app.rules.profiles import PROFILES
 from table_app.view.ports import ConsoleSink, ViewFeed
 from table_app.web import log_limit
-from table_app.web.auth import (
-    CSRF_HEADER,
-    SESSION_COOKIE,
-    Access,
-    ConsoleAuth,
-    Credentials,
-    LoginThrottle,
-    SessionPolicy,
-    ThrottlePolicy,
-)
+from table_app.web.auth import ConsoleAuth, LoginThrottle, SessionPolicy, ThrottlePolicy
 from table_app.web.connection_guard import ConnectionGuard, ServerLimits
+from table_app.web.console_gate import ConsoleGate, json_error
 from table_app.web.console_input import BadInputError, command_for
 from table_app.web.push import PushHub
 
@@ -48,7 +40,6 @@ logger = logging.getLogger(__name__)
 STATIC: Final = Path(__file__).resolve().parent / "static"
 DEFAULT_HOST: Final = "127.0.0.1"
 _PAGES: Final = {"/": "display.html", "/overlay": "overlay.html", "/console": "console.html"}
-MISSING_TOKEN: Final = "the console needs the referee token (X-Jantaku-Token header, or log in at /console)"
 #: Request bodies larger than this are refused: console commands are a few dozen bytes.
 MAX_BODY: Final = 16 * 1024
 #: A static file's name: a file, or a file in one folder (``tiles/5m.png``); nothing else is looked up.
@@ -69,10 +60,6 @@ SECURITY_HEADERS: Final = {
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
-def _json_error(status: int, message: str) -> web.Response:
-    return web.json_response({"error": message}, status=status)
-
-
 @web.middleware
 async def api_errors(request: web.Request, handler: Handler) -> web.StreamResponse:
     """Under /api every error is JSON with a message, not aiohttp's HTML/text page; anywhere, a
@@ -82,11 +69,11 @@ async def api_errors(request: web.Request, handler: Handler) -> web.StreamRespon
     except web.HTTPException as error:
         if not request.path.startswith("/api/") or error.status < 400:
             raise
-        return _json_error(error.status, error.text or error.reason)
+        return json_error(error.status, error.text or error.reason)
     except (ValueError, UnicodeError) as error:
         # aiohttp's form and multipart readers raise these for a body they cannot parse.
         logger.info("malformed request to %s: %s", request.path[:100], type(error).__name__)
-        return _json_error(400, "malformed request")
+        return json_error(400, "malformed request")
 
 
 async def _security_headers(request: web.Request, response: web.StreamResponse) -> None:
@@ -94,26 +81,6 @@ async def _security_headers(request: web.Request, response: web.StreamResponse) 
         response.headers.setdefault(name, value)
     if request.path.startswith(("/api/", "/console")):
         response.headers.setdefault("Cache-Control", "no-store")
-
-
-def cross_site(request: web.Request) -> str | None:
-    """Why a state-changing request looks sent by another site (its Origin, else its Referer,
-    names another host than the one it was sent to), or ``None``. Scripts send neither."""
-    origin = request.headers.get("Origin")
-    if origin is not None:
-        claimed, what = origin, "Origin"
-    else:
-        referer = request.headers.get("Referer")
-        if referer is None:
-            return None
-        claimed, what = referer, "Referer"
-    try:
-        host = urlsplit(claimed).netloc
-    except ValueError:
-        host = ""
-    if not host or host.lower() != request.host.lower():
-        return f"cross-site request refused ({what} {claimed[:80]!r} is not this server)"
-    return None
 
 
 def create_app(
@@ -127,6 +94,7 @@ def create_app(
 ) -> web.Application:
     auth = ConsoleAuth(token, sessions, clock) if clock is not None else ConsoleAuth(token, sessions)
     logins = LoginThrottle(throttle, clock) if clock is not None else LoginThrottle(throttle)
+    gate = ConsoleGate(auth, logins)
     hub = PushHub(feed)
     app = web.Application(middlewares=[api_errors], client_max_size=MAX_BODY)
     app.on_startup.append(hub.start)
@@ -152,114 +120,28 @@ def create_app(
     async def profiles(_request: web.Request) -> web.Response:
         return web.json_response({"profiles": [p.name for p in PROFILES], "current": feed.current().profile})
 
-    def refusal(request: web.Request, credentials: Credentials) -> web.Response | None:
-        """The answer to a state-changing console request that must not go through, if any."""
-        if credentials.access is Access.MISSING:
-            return _json_error(401, MISSING_TOKEN)
-        if credentials.access is Access.EXPIRED:
-            return _json_error(401, "the console session expired or was logged out: log in again")
-        if credentials.access is Access.WRONG:
-            return _json_error(403, "wrong console token or expired session")
-        reason = cross_site(request)
-        if reason is not None:
-            logger.warning("console request refused: %s", reason)
-            return _json_error(403, reason)
-        if credentials.session is not None and not auth.csrf_matches(
-            credentials.session, request.headers.get(CSRF_HEADER)
-        ):
-            logger.warning("console request refused: no or wrong CSRF token")
-            return _json_error(403, f"missing or wrong CSRF token ({CSRF_HEADER} header, from /api/console/session)")
-        return None
-
     async def console_action(request: web.Request) -> web.Response:
-        refused = refusal(request, auth.check(request))
+        refused = gate.check(request)
         if refused is not None:
             return refused
         try:
             command = command_for(request.match_info["action"], await request.read())
         except BadInputError as error:
-            return _json_error(400, str(error))
+            return json_error(400, str(error))
         # The sink may block (the runtime hands the command to its core thread): keep the loop free.
         reply = await asyncio.to_thread(sink.submit, command)
         status = 200 if reply.accepted else 409  # refused by the referee logic, not a bad request
         return web.json_response({"accepted": reply.accepted, "reason": reply.reason}, status=status)
 
-    async def logout(request: web.Request) -> web.Response:
-        credentials = auth.check(request)
-        refused = refusal(request, credentials)
-        if refused is not None:
-            return refused
-        if credentials.session is not None:
-            auth.close_session(credentials.session)
-        response = web.json_response({"logged_out": credentials.session is not None})
-        response.del_cookie(SESSION_COOKIE, path="/")
-        return response
-
-    async def login(request: web.Request) -> web.Response:
-        reason = cross_site(request)
-        if reason is not None:
-            logger.warning("console login refused: %s", reason)
-            return _login_refused(403, reason)
-        address = request.remote or "?"
-        wait = logins.wait_s(address)
-        if wait > 0:
-            refused = _login_refused(429, f"too many wrong tokens: try again in {wait:.0f} s")
-            refused.headers["Retry-After"] = str(max(1, round(wait)))
-            return refused
-        if request.content_type not in ("application/x-www-form-urlencoded", "multipart/form-data"):
-            return _login_refused(415, "the login is a form (application/x-www-form-urlencoded)")
-        try:
-            form = await request.post()
-        except web.HTTPException:
-            raise
-        except Exception:  # any body the form parsers choke on (no boundary, garbage): the client's
-            return _login_refused(400, "the login form could not be read")
-        candidate = form.get("token")
-        if not isinstance(candidate, str) or not candidate:
-            return _login_refused(401, "the console needs the referee token")
-        if not auth.token_matches(candidate):
-            logins.failed(address)
-            logger.warning("console login refused from %s", address)
-            return _login_refused(403, "wrong console token")
-        logins.succeeded(address)
-        response = web.HTTPSeeOther("/console")
-        response.set_cookie(SESSION_COOKIE, auth.open_session(), httponly=True, samesite="Strict", path="/")
-        raise response
-
-    async def session(request: web.Request) -> web.Response:
-        credentials = auth.check(request)
-        if credentials.access is not Access.GRANTED:
-            return web.json_response({"access": credentials.access.value}, status=401)
-        body: dict[str, Any] = {"access": credentials.access.value}
-        if credentials.session is not None:
-            body["csrf"] = auth.csrf_for(credentials.session)
-        return web.json_response(body)
-
     for path in _PAGES:
         app.router.add_get(path, page)
     app.router.add_get("/api/state", state)
     app.router.add_get("/api/profiles", profiles)
-    app.router.add_get("/api/console/session", session)
-    app.router.add_post("/api/console/logout", logout)
+    gate.add_routes(app)
     app.router.add_post("/api/console/{action}", console_action)
-    app.router.add_post("/console/login", login)
     app.router.add_get("/ws", hub.handle)
     app.router.add_get("/static/{name:.+}", static)
     return app
-
-
-def _login_refused(status: int, message: str) -> web.Response:
-    page = (
-        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>jantaku — console refused</title>'
-        '<link rel="stylesheet" href="/static/console.css"></head><body class="console">'
-        f'<h1>Referee console</h1><p class="reply refused">{_html(message)}</p><p><a href="/console">try again</a></p>'
-        "</body></html>"
-    )
-    return web.Response(status=status, text=page, content_type="text/html")
-
-
-def _html(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
 def _json_dumps(body: dict[str, Any]) -> web.Response:
