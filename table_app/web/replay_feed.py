@@ -9,7 +9,9 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Sequence
+from concurrent.futures import Future
 
+from table_app.interpret.ruling import ACCEPTED, Ruling, refused
 from table_app.rules.events import GameEvent
 from table_app.rules.fold import apply, new_game
 from table_app.rules.profiles import TENHOU, RuleProfile, profile_named
@@ -21,11 +23,11 @@ from table_app.view.ports import (
     ChooseProfile,
     Confirm,
     ConsoleCommand,
-    ConsoleReply,
     CorrectTile,
     Undo,
     Unsubscribe,
     ViewListener,
+    ruled,
 )
 from table_app.web.replay_announcements import announce
 from table_app.web.subscribers import Subscribers
@@ -143,46 +145,46 @@ class ReplayConsole:
         with self._lock:
             return tuple(self._corrections)
 
-    def submit(self, command: ConsoleCommand) -> ConsoleReply:
+    def submit(self, command: ConsoleCommand) -> Future[Ruling]:
         with self._lock:
             self._commands.append(command)
-        reply = self._act(command)
-        logger.info("console %s: %s %s", command, "accepted" if reply.accepted else "refused", reply.reason)
-        return reply
+        ruling = self._act(command)
+        logger.info("console %s: %s %s", command, "accepted" if ruling.accepted else "refused", ruling.reason)
+        return ruled(ruling)
 
-    def _act(self, command: ConsoleCommand) -> ConsoleReply:
+    def _act(self, command: ConsoleCommand) -> Ruling:
         match command:
             case Confirm():
                 if self._feed.step():
-                    return ConsoleReply(True)
-                return ConsoleReply(False, "nothing to confirm: the log is over")
+                    return ACCEPTED
+                return refused("nothing to confirm: the log is over")
             case Undo():
                 if self._feed.step_back():
-                    return ConsoleReply(True)
-                return ConsoleReply(False, "nothing to undo: no event has been applied")
+                    return ACCEPTED
+                return refused("nothing to undo: no event has been applied")
             case CorrectTile():
                 return self._correct(command)
             case ChooseProfile(name=name):
                 try:
                     profile = profile_named(name)
                 except ValueError as error:
-                    return ConsoleReply(False, str(error))
+                    return refused(str(error))
                 try:
                     self._feed.use_profile(profile)
                 except ImpossibleEventError as error:
-                    return ConsoleReply(False, f"the game so far cannot be followed under {name}: {error}")
-                return ConsoleReply(True)
-        return ConsoleReply(False, f"unknown command {command!r}")
+                    return refused(f"the game so far cannot be followed under {name}: {error}")
+                return ACCEPTED
+        return refused(f"unknown command {command!r}")
 
-    def _correct(self, command: CorrectTile) -> ConsoleReply:
+    def _correct(self, command: CorrectTile) -> Ruling:
         view = self._feed.current()
         if not 0 <= command.seat < len(view.seats):
-            return ConsoleReply(False, f"no seat {command.seat} (the API's seats are 0-3)")
+            return refused(f"no seat {command.seat} (the API's seats are 0-3)")
         shown = view.seats[command.seat]
         who, pond, number = shown.label.en, shown.pond, command.index + 1
         if not 0 <= command.index < len(pond):
-            return ConsoleReply(False, f"{who} has no discard {number} ({len(pond)} in the pond)")
+            return refused(f"{who} has no discard {number} ({len(pond)} in the pond)")
         with self._lock:
             self._corrections.append(command)
         # A replayed log is right by definition: the correction is recorded, the log stays as it is.
-        return ConsoleReply(True, f"recorded: {who}'s discard {number} is {command.tile}")
+        return Ruling(True, f"recorded: {who}'s discard {number} is {command.tile}")
