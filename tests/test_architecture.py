@@ -1,4 +1,6 @@
-"""The pure core stays pure: no I/O, no threads, no hardware or web imports (design.md)."""
+"""The layers stay apart (docs/architecture.md): the pure core does no I/O, starts no threads
+and imports no adapter, nor anything of the layers above it; vision, an adapter below the
+runtime, imports nothing of the runtime, web, journal or CLI."""
 
 from pathlib import Path
 
@@ -32,6 +34,11 @@ FORBIDDEN_MODULES = {
     "vision",
     "hardware",
     "table_app.cli",
+    # The layers above the core: they use it, never the reverse.
+    "table_app.runtime",
+    "table_app.web",
+    "table_app.journal",
+    "table_app.logs",
 }
 FORBIDDEN_CALLS = {"open", "print", "input"}
 
@@ -52,3 +59,24 @@ def test_pure_module_imports_and_calls(path):
             banned = [m for m in FORBIDDEN_MODULES if is_within(module, m)]
             assert not banned, f"{path}:{line} imports {module}"
         assert call not in FORBIDDEN_CALLS, f"{path}:{line} calls {call}()"
+
+
+#: What vision (camera, tile reading, rendering, training) may not import: it reports
+#: observations to the runtime through a port and knows nothing of what is done with them.
+VISION_FORBIDDEN = {"table_app.runtime", "table_app.web", "table_app.journal", "table_app.cli"}
+
+
+def vision_files() -> list[Path]:
+    return sorted((ROOT / "vision").rglob("*.py"))
+
+
+def test_there_are_vision_modules_to_check():
+    assert len(vision_files()) >= 10
+
+
+@pytest.mark.parametrize("path", vision_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_vision_imports_nothing_of_the_runtime_web_journal_or_cli(path):
+    for line, module, _call in imports_and_calls(path):
+        if module is not None:
+            banned = [m for m in VISION_FORBIDDEN if is_within(module, m)]
+            assert not banned, f"{path}:{line} imports {module}"

@@ -120,7 +120,7 @@ class PanelSource:
 class FeedSource:
     """Posts a prepared sequence of observations on its own thread, ``pace_s`` apart (0: at once).
 
-    The stepping stone for the demo (:mod:`table_app.runtime.log_feed`) and for reliability
+    The stepping stone for the demo (:mod:`table_app.interpret.event_observations`) and for reliability
     tests; ``skip`` observations are left out (a feed resuming where the journal stands)."""
 
     def __init__(

@@ -7,6 +7,7 @@ from table_app.announce import AnnouncementKind
 from table_app.domain.notation import parse_mjai, parse_tiles
 from table_app.domain.seat import Seat
 from table_app.domain.tile import UNKNOWN
+from table_app.interpret.event_observations import FeedOptions, log_observations
 from table_app.logs import read_log
 from table_app.observations import (
     ButtonPress,
@@ -24,7 +25,6 @@ from table_app.observations import (
     TraysRead,
 )
 from table_app.rules.events import Ankan, Chombo, Dahai, Tsumo
-from table_app.runtime.log_feed import FeedOptions, log_observations
 from tests.interpret.helpers import Table
 
 M1, M3, P9 = parse_mjai("1m"), parse_mjai("3m"), parse_mjai("9p")

@@ -5,11 +5,11 @@ from __future__ import annotations
 import queue
 
 from table_app.interpret import TableSetup, new_session, step
+from table_app.interpret.event_observations import FeedOptions, log_observations
 from table_app.logs import read_log
 from table_app.rules.check import profile_for_log
 from table_app.rules.events import GameEvent, StartKyoku
 from table_app.rules.profiles import TENHOU
-from table_app.runtime.log_feed import FeedOptions, log_observations
 from table_app.runtime.ports import CoreUpdate
 
 
