@@ -30,6 +30,7 @@ from table_app.observations import (
     Observation,
     PondTileAdded,
     PondTileRemoved,
+    ProfileChosen,
     RefereeButton,
     TraysRead,
     UraIndicatorsRevealed,
@@ -47,6 +48,7 @@ from table_app.rules.events import (
     Hora,
     Kakan,
     Pon,
+    ProfileChange,
     Reach,
     ReachAccepted,
     Ryukyoku,
@@ -144,6 +146,8 @@ def event_observations(
             return (ButtonPress(at, RefereeButton.CONFIRM),)
         case Chombo():
             return (ButtonPress(at, RefereeButton.CONFIRM),)  # the referee confirms the penalty asked
+        case ProfileChange():
+            return (ProfileChosen(at, event.profile),)  # on the console, between hands
     return ()
 
 

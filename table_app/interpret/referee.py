@@ -62,6 +62,7 @@ from table_app.rules.events import (
     EndKyoku,
     GameEvent,
     Hora,
+    ProfileChange,
     Reach,
     ReachAccepted,
     Ryukyoku,
@@ -330,9 +331,13 @@ def _profile(session: RefereeSession, chosen: ProfileChosen) -> Decision:
     if session.game.hand is not None:
         logger.warning("profile change to %s ignored: a hand is in play", profile.name)
         return Decision(session, ruling=refused("a hand is in play: the rule profile changes between hands only"))
-    setup, game = replace(session.setup, profile=profile), replace(session.game, profile=profile)
+    session = replace(session, setup=replace(session.setup, profile=profile))
+    if session.started:
+        # A game under way: the change is one of its events, journaled and folded like any other.
+        return _propose(session, (ProfileChange(profile.name),))
+    # No game yet: it starts under the new profile (the journal's game is made with it).
     said = announce(AnnouncementKind.PROFILE_CHANGED, profile=profile.name)
-    return Decision(replace(session, setup=setup, game=game), announcements=(said,), profile=profile)
+    return Decision(replace(session, game=replace(session.game, profile=profile)), announcements=(said,))
 
 
 def _answer(session: RefereeSession, question_id: int, choice: int) -> Decision:

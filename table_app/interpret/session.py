@@ -108,16 +108,16 @@ class RefereeSession:
 class Decision:
     """What one observation led to: the session after it, the events accepted (to journal, in
     order, before anything is shown), what to announce, and whether the referee asked to undo
-    the last event, to correct a discard (the core finds it in the journal and refolds the hand
-    from there: :mod:`table_app.interpret.correction`) or to change the rule profile; and the
-    ruling on what was asked (a refused correction or profile change says why)."""
+    the last event or to correct a discard (the core finds it in the journal and refolds the
+    hand from there: :mod:`table_app.interpret.correction`); and the ruling on what was asked
+    (a refused correction or profile change says why). A rule profile changed between hands
+    is one of the events (``ProfileChange``)."""
 
     session: RefereeSession
     events: tuple[GameEvent, ...] = ()
     announcements: tuple[Announcement, ...] = ()
     undo: bool = False
     correction: TileCorrected | None = None
-    profile: RuleProfile | None = None  # journal a change to this profile (between hands)
     ruling: Ruling = ACCEPTED
 
 

@@ -4,9 +4,11 @@ The journal is append-only. An undo is a journaled correction (an ``undo`` row n
 sequence number it takes back), never a delete, so what happened at the table, mistakes
 included, stays on record. A misread tile corrected later is a ``correct`` row naming the
 event it replaces and holding the right one. The effective events of a game are the event
-rows not taken back, each as last corrected, in their places; folding them (with the rule
-profile changes made between hands, ``profile`` rows: :func:`table_app.journal.refold.fold`)
-rebuilds the state after a crash.
+rows not taken back, each as last corrected, in their places; a rule profile changed between
+hands is one of them (a ``profile_change`` event). Folding them with the rules core's one fold
+(:func:`table_app.rules.fold.replay`, from the profile the game started under) rebuilds the
+state after a crash. Journals of schema version 2 kept a profile change as a row of its own
+kind (``profile``): it is read as the same event, in its place.
 
 One process writes to a journal at a time (:mod:`table_app.journal.writer_lock`); readers open
 it with ``read_only=True`` and cannot change a byte of it.
@@ -24,7 +26,7 @@ from pathlib import Path
 from table_app.journal.errors import JournalCorruptError, JournalError, UnknownGameError
 from table_app.journal.schema import connect, connect_read_only, examine, tables
 from table_app.journal.writer_lock import acquire, release
-from table_app.rules.events import GameEvent, StartGame, StartKyoku
+from table_app.rules.events import GameEvent, ProfileChange, StartGame, StartKyoku
 from table_app.rules.mjai_codec import EventCodecError, decode_event, encode_event
 from table_app.rules.state import GameState
 
@@ -42,12 +44,6 @@ class JournalEntry:
 class Undone:
     seq: int  # the correction's own sequence number
     undoes: int  # the event it took back
-
-
-@dataclass(frozen=True, slots=True)
-class ProfileChange:
-    seq: int
-    profile: str  # the rule profile's name, from this point of the journal on
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,29 +251,6 @@ class GameStore:
         logger.info("game %d: events %s corrected, up to %d", game, targets, seq)
         return seq
 
-    def change_profile(self, game: int, profile: str, at: float) -> int:
-        """From here on the game is played under ``profile`` (set between hands)."""
-        with self._transaction():
-            seq = self._next_seq(game)
-            self._db.execute(
-                "INSERT INTO journal (game, seq, at, kind, body) VALUES (?, ?, ?, 'profile', ?)",
-                (game, seq, at, json.dumps({"profile": profile})),
-            )
-        logger.info("game %d: rule profile %s from %d", game, profile, seq)
-        return seq
-
-    def profile_changes(self, game: int) -> tuple[ProfileChange, ...]:
-        rows = self._db.execute(
-            "SELECT seq, body FROM journal WHERE game = ? AND kind = 'profile' ORDER BY seq", (game,)
-        ).fetchall()
-        changes = []
-        for seq, body in rows:
-            try:
-                changes.append(ProfileChange(int(seq), str(json.loads(body)["profile"])))
-            except (TypeError, ValueError, KeyError) as error:
-                raise JournalCorruptError(game, int(seq), f"a profile row without a profile ({error})") from error
-        return tuple(changes)
-
     def rewrite_standing(self, game: int, state: GameState) -> None:
         with self._transaction():
             self._write_standing(game, state)
@@ -305,6 +278,8 @@ class GameStore:
                 corrected[int(undoes)] = (int(seq), str(body))  # a later correction wins
             elif kind == "event":
                 kept.append((int(seq), float(at), str(body)))
+            elif kind == "profile":  # schema version 2's own row for a profile change
+                kept.append((int(seq), float(at), _profile_row_as_event(game, int(seq), body)))
         entries: list[JournalEntry] = []
         for seq, at, body in kept:
             if seq in undone:
@@ -358,6 +333,15 @@ class _Transaction:
 
     def __exit__(self, kind: object, error: object, trace: object) -> None:
         self._db.execute("ROLLBACK" if error is not None else "COMMIT")
+
+
+def _profile_row_as_event(game: int, seq: int, body: object) -> str:
+    """A version 2 ``profile`` row (``{"profile": NAME}``) as the event text it stands for."""
+    try:
+        name = json.loads(str(body))["profile"]
+    except (TypeError, ValueError, KeyError) as error:
+        raise JournalCorruptError(game, seq, f"a profile row without a profile ({error})") from error
+    return encode_event(ProfileChange(str(name)))
 
 
 def _summary(row: tuple[object, ...]) -> GameSummary:

@@ -28,10 +28,10 @@ from table_app.announce.announcement import AnnouncementKind, announce
 from table_app.interpret import Decision, RefereeSession, TableSetup, new_session, step
 from table_app.interpret.correction import refold, resync
 from table_app.interpret.ruling import Ruling, refused
-from table_app.journal.refold import fold
 from table_app.journal.store import GameStore, JournalEntry
 from table_app.observations import Observation, Tick, TileCorrected
 from table_app.rules.events import Dahai, EndGame, EndKyoku, GameEvent, StartKyoku
+from table_app.rules.fold import replay
 from table_app.rules.profiles import profile_named
 from table_app.rules.state import GameState
 from table_app.runtime.ports import CoreListener, CoreUpdate
@@ -92,9 +92,10 @@ class RefereeCore:
         return game, session, entries[-1].seq if entries else 0
 
     def _fold(self, game: int, entries: Sequence[JournalEntry]) -> GameState:
-        """The game as the journal holds it: its events under the profile in force at each point."""
+        """The game as the journal holds it: its events (a profile change among them) folded from
+        the profile it started under."""
         started = profile_named(self._store.game(game).profile)
-        return fold(entries, self._store.profile_changes(game), started)
+        return replay((entry.event for entry in entries), started)
 
     def add_listener(self, listener: CoreListener) -> None:
         self._listeners.append(listener)
@@ -205,8 +206,6 @@ class RefereeCore:
         if decision.correction is not None:
             return self._correct(decision, decision.correction)
         self._journal(decision.events, decision)
-        if decision.profile is not None and self.game_id is not None:
-            self.journal_seq = self._store.change_profile(self.game_id, decision.profile.name, self._clock())
         self.session = decision.session
         return self._tell(decision.events, decision)
 
@@ -245,7 +244,9 @@ class RefereeCore:
         undone = self._store.undo(self.game_id, self._clock(), state)
         if undone is not None:
             self.journal_seq = undone.seq
-        self.session = resync(replace(decision.session, game=state))
+        # The setup follows the game's profile: an undone profile change is undone for the next deal too.
+        setup = replace(decision.session.setup, profile=state.profile)
+        self.session = resync(replace(decision.session, game=state, setup=setup))
         said = (announce(AnnouncementKind.UNDONE, event=type(taken).__name__),)
         return self._tell((), replace(decision, announcements=said))
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from table_app.interpret import RefereeSession, step
 from table_app.observations import Observation
-from table_app.rules.events import GameEvent
+from table_app.rules.events import GameEvent, ProfileChange
 
 
 class FeedResumeError(ValueError):
@@ -25,6 +25,8 @@ def resume_index(observations: Sequence[Observation], session: RefereeSession, j
 
     The events the feed makes on the way must be the journaled ones: a journal of another game
     (or another log) is a :class:`FeedResumeError`, never resumed into a game that mixes both."""
+    # A rule profile changed on the console is the referee's act, never the feed's: not compared.
+    journaled = [event for event in journaled if not isinstance(event, ProfileChange)]
     made: list[GameEvent] = []
     resume_at = len(observations)
     for index, observation in enumerate(observations):

@@ -137,8 +137,8 @@ def test_the_profile_changes_between_hands_journaled_and_kept_on_restart(tmp_pat
     finally:
         served.server.stop()
         served.core.stop()
-    kinds = [k for (k,) in sqlite3.connect(tmp_path / "table.db").execute("SELECT kind FROM journal ORDER BY seq")]
-    assert kinds.count("profile") == 1
+    bodies = [b for (b,) in sqlite3.connect(tmp_path / "table.db").execute("SELECT body FROM journal ORDER BY seq")]
+    assert bodies.count('{"type":"profile_change","profile":"jpml"}') == 1  # an event of the game
     resumed = RefereeCore(GameStore(tmp_path / "table.db"), setup)
     assert resumed.session.game.profile.name == "jpml"
     assert resumed.session.setup.profile.name == "jpml"
@@ -154,6 +154,27 @@ def test_a_profile_chosen_before_the_first_hand_is_the_games(tmp_path):
         served.core.drain()
         assert served.core._store.game(served.core.game_id).profile == "mleague"
         assert served.state()["profile"] == "mleague"
+    finally:
+        served.server.stop()
+        served.core.stop()
+
+
+def test_an_undo_after_a_profile_change_takes_the_change_back(tmp_path, logs_dir):
+    game = first_game(logs_dir)
+    setup = setup_for(game)
+    observations = observations_of(game)
+    first_end = next(i for i, o in enumerate(observations) if isinstance(o, ButtonPress))
+    served = _serve(tmp_path, setup)
+    try:
+        for observation in observations[: first_end + 1]:
+            served.core.post(observation)
+        served.core.drain()
+        assert served.post("profile", {"name": "jpml"}).status == 200
+        assert served.post("undo", {}).status == 200  # the change is the last event: it is taken back
+        assert served.state()["profile"] == setup.profile.name
+        assert served.core.session.setup.profile == setup.profile  # the next deal is under it too
+        kinds = [k for (k,) in sqlite3.connect(tmp_path / "table.db").execute("SELECT kind FROM journal ORDER BY seq")]
+        assert kinds[-2:] == ["event", "undo"]
     finally:
         served.server.stop()
         served.core.stop()
