@@ -294,7 +294,7 @@ def _button(session: RefereeSession, press: ButtonPress) -> Decision:
 
 def _correct(session: RefereeSession, correction: TileCorrected) -> Decision:
     """A misread discard of the hand in play (with no seat named: the last one). The core finds
-    it in the journal and refolds the hand from there (:mod:`table_app.interpret.correction`)."""
+    it in the journal and replays the hand from there (:mod:`table_app.interpret.correction`)."""
     hand = session.game.hand
     if correction.seat is None or correction.index is None:
         players = () if hand is None else hand.players

@@ -23,7 +23,8 @@ class Ruling:
             raise ValueError("a refused request needs its reason")
 
 
-ACCEPTED = Ruling(accepted=True)
+#: Accepted, with nothing to note (a rules verdict's ``ACCEPTED`` is another thing: an act judged legal).
+DONE = Ruling(accepted=True)
 
 
 def refused(reason: str) -> Ruling:

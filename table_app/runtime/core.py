@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 
 from table_app.announce.announcement import AnnouncementKind, announce
 from table_app.interpret import Decision, RefereeSession, TableSetup, new_session, step
-from table_app.interpret.correction import refold, resync
+from table_app.interpret.correction import correct_discard, resync
 from table_app.interpret.ruling import Ruling, refused
 from table_app.journal.store import GameStore, JournalEntry
 from table_app.observations import Observation, Tick, TileCorrected
@@ -251,8 +251,8 @@ class RefereeCore:
         return self._tell((), replace(decision, announcements=said))
 
     def _correct(self, decision: Decision, correction: TileCorrected) -> CoreUpdate:
-        """A misread discard anywhere in the hand: found in the journal, the hand refolded from it
-        and re-judged (:func:`table_app.interpret.correction.refold`), all journaled at once."""
+        """A misread discard anywhere in the hand: found in the journal, the hand replayed from it
+        and re-judged (:func:`table_app.interpret.correction.correct_discard`), all journaled at once."""
         found = self._discard_entry(correction) if self.game_id is not None else None
         if found is None:
             number = "?" if correction.index is None else correction.index + 1
@@ -268,7 +268,9 @@ class RefereeCore:
         assert isinstance(misread, Dahai)
         before = self._fold(self.game_id, entries[:position])
         later = [e.event for e in entries[position + 1 :]]
-        outcome = refold(decision.session, before, misread, correction.tile, index=correction.index, later=later)
+        outcome = correct_discard(
+            decision.session, before, misread, correction.tile, index=correction.index, later=later
+        )
         if outcome.refusal:
             logger.warning("correction refused: %s", outcome.refusal)
             self.session = decision.session

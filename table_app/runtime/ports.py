@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from table_app.announce.announcement import Announcement
-from table_app.interpret.ruling import ACCEPTED, Ruling
+from table_app.interpret.ruling import DONE, Ruling
 from table_app.interpret.session import Question
 from table_app.observations import LinkHealth, Observation
 from table_app.rules.events import GameEvent
@@ -44,7 +44,7 @@ class CoreUpdate:
     link: LinkHealth = LinkHealth.CONNECTING
     camera_ok: bool = True
     trays: tuple[int, ...] | None = None  # points per seat as the board last read them
-    ruling: Ruling = ACCEPTED
+    ruling: Ruling = DONE
 
 
 class CoreListener(Protocol):

@@ -11,7 +11,7 @@ import threading
 from collections.abc import Sequence
 from concurrent.futures import Future
 
-from table_app.interpret.ruling import ACCEPTED, Ruling, refused
+from table_app.interpret.ruling import DONE, Ruling, refused
 from table_app.rules.events import GameEvent
 from table_app.rules.fold import apply, new_game
 from table_app.rules.profiles import TENHOU, RuleProfile, profile_named
@@ -29,7 +29,7 @@ from table_app.view.ports import (
     ViewListener,
     ruled,
 )
-from table_app.web.replay_announcements import announce
+from table_app.web.replay_announcements import replay_announcement
 from table_app.web.subscribers import Subscribers
 
 logger = logging.getLogger(__name__)
@@ -80,7 +80,7 @@ class ReplayFeed:
             event = self._events[self._position]
             self._state = apply(self._state, event)
             self._position += 1
-            self._announcement = announce(self._state, event) or self._announcement
+            self._announcement = replay_announcement(self._state, event) or self._announcement
         self._publish()
         return True
 
@@ -104,7 +104,7 @@ class ReplayFeed:
         announcement = None
         for event in self._events[:position]:
             state = apply(state, event)
-            announcement = announce(state, event) or announcement
+            announcement = replay_announcement(state, event) or announcement
         self._profile, self._state, self._position, self._announcement = profile, state, position, announcement
 
     def _build(self) -> TableView:
@@ -156,11 +156,11 @@ class ReplayConsole:
         match command:
             case Confirm():
                 if self._feed.step():
-                    return ACCEPTED
+                    return DONE
                 return refused("nothing to confirm: the log is over")
             case Undo():
                 if self._feed.step_back():
-                    return ACCEPTED
+                    return DONE
                 return refused("nothing to undo: no event has been applied")
             case CorrectTile():
                 return self._correct(command)
@@ -173,7 +173,7 @@ class ReplayConsole:
                     self._feed.use_profile(profile)
                 except ImpossibleEventError as error:
                     return refused(f"the game so far cannot be followed under {name}: {error}")
-                return ACCEPTED
+                return DONE
         return refused(f"unknown command {command!r}")
 
     def _correct(self, command: CorrectTile) -> Ruling:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from table_app.domain.notation import parse_mjai
 from table_app.domain.seat import Seat
 from table_app.interpret import step
-from table_app.interpret.ruling import ACCEPTED, Ruling
+from table_app.interpret.ruling import DONE, Ruling
 from table_app.observations import (
     ButtonPress,
     PondTileAdded,
@@ -27,7 +27,7 @@ def _in_play() -> Table:
 def test_a_profile_is_chosen_between_hands_and_refused_in_play_with_its_reason():
     between = Table()
     chosen = step(between.session, ProfileChosen(0.0, "jpml"))
-    assert chosen.ruling == ACCEPTED
+    assert chosen.ruling == DONE
     assert chosen.session.game.profile.name == "jpml"
     assert step(between.session, ProfileChosen(0.0, "tenhou")).ruling == Ruling(True, "already in use")
     unknown = step(between.session, ProfileChosen(0.0, "house")).ruling
@@ -40,7 +40,7 @@ def test_a_profile_is_chosen_between_hands_and_refused_in_play_with_its_reason()
 
 def test_a_correction_of_no_such_discard_or_to_the_same_tile_is_refused_with_its_reason():
     session = _in_play().session
-    assert step(session, TileCorrected(2.0, parse_mjai("2m"), Seat.S0, 0)).ruling == ACCEPTED
+    assert step(session, TileCorrected(2.0, parse_mjai("2m"), Seat.S0, 0)).ruling == DONE
     assert step(session, TileCorrected(2.0, parse_mjai("1m"), Seat.S0, 0)).ruling == Ruling(
         False, "East's discard 1 is already 1m"
     )
@@ -53,7 +53,7 @@ def test_an_answer_to_no_open_question_is_refused_and_a_button_accepted():
     session = _in_play().session
     answered = step(session, RefereeAnswer(2.0, 7, 0)).ruling
     assert (answered.accepted, answered.reason) == (False, "no question 7 with an option 0 is open")
-    assert step(session, ButtonPress(2.0, RefereeButton.CONFIRM)).ruling == ACCEPTED
+    assert step(session, ButtonPress(2.0, RefereeButton.CONFIRM)).ruling == DONE
 
 
 def test_a_profile_chosen_in_a_game_under_way_is_an_event_and_before_it_the_setup():

@@ -1,5 +1,5 @@
 """A misread discard corrected from the console, anywhere in the hand: journaled as its own
-record, the hand refolded and re-judged (a win that becomes furiten, or valid), undo and resume."""
+record, the hand replayed and re-judged (a win that becomes furiten, or valid), undo and resume."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ import pytest
 from table_app.domain.notation import parse_mjai
 from table_app.domain.seat import Seat
 from table_app.interpret import TableSetup
-from table_app.interpret.ruling import ACCEPTED, Ruling
+from table_app.interpret.ruling import DONE, Ruling
 from table_app.journal import GameStore
 from table_app.observations import (
     ButtonPress,
@@ -122,7 +122,7 @@ def test_a_submitted_command_resolves_to_its_ruling(tmp_path):
         accepted = core.submit(TileCorrected(3.0, parse_mjai("2m"), Seat.S0, 0))
         assert refused.result(5) == Ruling(False, "a hand is in play: the rule profile changes between hands only")
         assert same.result(5) == Ruling(False, "South's discard 1 is already 9p")
-        assert accepted.result(5) == ACCEPTED
+        assert accepted.result(5) == DONE
         # Each ruling came after the core acted: the correction is in the game when it resolves.
         assert core.session.game.hand.player(Seat.S0).pond[0].tile == parse_mjai("2m")
         assert core.session.game.profile.name == "tenhou"
