@@ -52,12 +52,19 @@ def test_there_are_pure_modules_to_check():
     assert len(pure_files()) >= 10
 
 
+def banned_imports(path: Path, forbidden: set[str]) -> list[str]:
+    """Each import in ``path`` of a module within one of ``forbidden``, as ``path:line imports module``."""
+    return [
+        f"{path}:{line} imports {module}"
+        for line, module, _call in imports_and_calls(path)
+        if module is not None and any(is_within(module, m) for m in forbidden)
+    ]
+
+
 @pytest.mark.parametrize("path", pure_files(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_pure_module_imports_and_calls(path):
-    for line, module, call in imports_and_calls(path):
-        if module is not None:
-            banned = [m for m in FORBIDDEN_MODULES if is_within(module, m)]
-            assert not banned, f"{path}:{line} imports {module}"
+    assert banned_imports(path, FORBIDDEN_MODULES) == []
+    for line, _module, call in imports_and_calls(path):
         assert call not in FORBIDDEN_CALLS, f"{path}:{line} calls {call}()"
 
 
@@ -76,7 +83,4 @@ def test_there_are_vision_modules_to_check():
 
 @pytest.mark.parametrize("path", vision_files(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_vision_imports_nothing_of_the_runtime_web_journal_or_cli(path):
-    for line, module, _call in imports_and_calls(path):
-        if module is not None:
-            banned = [m for m in VISION_FORBIDDEN if is_within(module, m)]
-            assert not banned, f"{path}:{line} imports {module}"
+    assert banned_imports(path, VISION_FORBIDDEN) == []

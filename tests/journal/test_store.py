@@ -145,34 +145,49 @@ def test_a_profile_change_is_an_event_folded_where_it_was_made(tmp_path, real_ga
     assert state.results == replay(real_game.events[: end + 1]).results
 
 
-def _version_2_journal(path, events, profile_row_after: int) -> None:
-    """A journal as jantaku wrote it at schema version 2: a profile change as a ``profile`` row."""
-    from table_app.rules.mjai_codec import encode_event
-
-    old = sqlite3.connect(path, isolation_level=None)
-    old.executescript(
-        """
+#: How the tables a journal of an older schema version began (later versions only add to them).
+_OLD_SCHEMA = {
+    1: """
         CREATE TABLE games (id INTEGER PRIMARY KEY, started_at REAL NOT NULL, profile TEXT NOT NULL,
             names TEXT NOT NULL, hands INTEGER NOT NULL DEFAULT 0, scores TEXT NOT NULL, points TEXT,
             finished INTEGER NOT NULL DEFAULT 0);
         CREATE TABLE journal (game INTEGER NOT NULL REFERENCES games(id), seq INTEGER NOT NULL,
-            at REAL NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('event', 'undo', 'correct', 'profile')),
-            body TEXT, undoes INTEGER, PRIMARY KEY (game, seq)) WITHOUT ROWID;
+            at REAL NOT NULL, kind TEXT NOT NULL CHECK (kind IN ({kinds})), body TEXT,
+            undoes INTEGER, PRIMARY KEY (game, seq)) WITHOUT ROWID;
+    """,
+    2: """
         CREATE TABLE hands (game INTEGER NOT NULL REFERENCES games(id), number INTEGER NOT NULL,
             label TEXT NOT NULL, ending TEXT NOT NULL, deltas TEXT NOT NULL, winners TEXT NOT NULL,
             PRIMARY KEY (game, number)) WITHOUT ROWID;
         CREATE TABLE imports (key TEXT PRIMARY KEY, game INTEGER NOT NULL REFERENCES games(id),
             source TEXT NOT NULL, imported_at REAL NOT NULL) WITHOUT ROWID;
-        PRAGMA user_version=2;
-        """
-    )
+    """,
+}
+_OLD_KINDS = {1: "'event', 'undo'", 2: "'event', 'undo', 'correct', 'profile'"}
+
+
+def _old_journal(path, version: int, rows: list[tuple[float, str, str | None, int | None]]) -> list[tuple]:
+    """A journal as jantaku wrote it at schema ``version`` (1 or 2): one game holding ``rows``
+    (at, kind, body, undoes) as sequence numbers 1, 2, 3...; returns the journal's rows as written."""
+    tables = "".join(_OLD_SCHEMA[v] for v in range(1, version + 1)).format(kinds=_OLD_KINDS[version])
+    old = sqlite3.connect(path, isolation_level=None)
+    old.executescript(f"{tables} PRAGMA user_version={version};")
     old.execute("INSERT INTO games (started_at, profile, names, scores) VALUES (0, 'tenhou', '[]', '[]')")
-    rows = [("event", encode_event(e)) for e in events[:profile_row_after]]
-    rows.append(("profile", '{"profile": "jpml"}'))
-    rows.extend(("event", encode_event(e)) for e in events[profile_row_after:])
-    for seq, (kind, body) in enumerate(rows, start=1):
-        old.execute("INSERT INTO journal VALUES (1, ?, 1.0, ?, ?, NULL)", (seq, kind, body))
+    for seq, row in enumerate(rows, start=1):
+        old.execute("INSERT INTO journal VALUES (1, ?, ?, ?, ?, ?)", (seq, *row))
+    written = old.execute("SELECT * FROM journal ORDER BY seq").fetchall()
     old.close()
+    return written
+
+
+def _version_2_journal(path, events, profile_row_after: int) -> list[tuple]:
+    """Version 2 kept a profile change as a ``profile`` row of its own."""
+    from table_app.rules.mjai_codec import encode_event
+
+    rows = [(1.0, "event", encode_event(e), None) for e in events]
+    return _old_journal(
+        path, 2, [*rows[:profile_row_after], (1.0, "profile", '{"profile": "jpml"}', None), *rows[profile_row_after:]]
+    )
 
 
 def test_a_version_2_journal_opens_and_folds_as_it_did(tmp_path, real_game):
@@ -182,8 +197,7 @@ def test_a_version_2_journal_opens_and_folds_as_it_did(tmp_path, real_game):
 
     end = next(i for i, e in enumerate(real_game.events) if isinstance(e, EndKyoku))
     path = tmp_path / "old.db"
-    _version_2_journal(path, real_game.events, end + 1)
-    rows_before = sqlite3.connect(path).execute("SELECT * FROM journal ORDER BY seq").fetchall()
+    rows_before = _version_2_journal(path, real_game.events, end + 1)
     as_played = [*real_game.events[: end + 1], ProfileChange("jpml"), *real_game.events[end + 1 :]]
 
     reader = GameStore(path, read_only=True)  # jantaku games / export: not a byte written
@@ -230,27 +244,11 @@ def test_a_damaged_version_2_profile_row_is_named(tmp_path, real_game):
 
 
 def test_a_version_1_file_is_migrated_with_its_rows_unchanged(tmp_path, real_game):
-    path = tmp_path / "old.db"
-    old = sqlite3.connect(path, isolation_level=None)
-    old.executescript(
-        """
-        CREATE TABLE games (id INTEGER PRIMARY KEY, started_at REAL NOT NULL, profile TEXT NOT NULL,
-            names TEXT NOT NULL, hands INTEGER NOT NULL DEFAULT 0, scores TEXT NOT NULL, points TEXT,
-            finished INTEGER NOT NULL DEFAULT 0);
-        CREATE TABLE journal (game INTEGER NOT NULL REFERENCES games(id), seq INTEGER NOT NULL,
-            at REAL NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('event', 'undo')), body TEXT,
-            undoes INTEGER, PRIMARY KEY (game, seq)) WITHOUT ROWID;
-        PRAGMA user_version=1;
-        """
-    )
-    old.execute("INSERT INTO games (started_at, profile, names, scores) VALUES (0, 'tenhou', '[]', '[]')")
     from table_app.rules.mjai_codec import encode_event
 
-    for seq, event in enumerate(real_game.events[:5], start=1):
-        old.execute("INSERT INTO journal VALUES (1, ?, 1.0, 'event', ?, NULL)", (seq, encode_event(event)))
-    old.execute("INSERT INTO journal VALUES (1, 6, 2.0, 'undo', NULL, 5)")
-    before = old.execute("SELECT * FROM journal ORDER BY seq").fetchall()
-    old.close()
+    path = tmp_path / "old.db"
+    events = [(1.0, "event", encode_event(event), None) for event in real_game.events[:5]]
+    before = _old_journal(path, 1, [*events, (2.0, "undo", None, 5)])
     store = GameStore(path)
     assert [e.event for e in store.events(1)] == list(real_game.events[:4])
     store.correct(1, [(1, real_game.events[0])], at=3.0)  # the new kinds are accepted now

@@ -13,11 +13,8 @@ from table_app.interpret.ruling import DONE, Ruling
 from table_app.journal import GameStore
 from table_app.observations import (
     ButtonPress,
-    DoraRevealed,
-    HandStarted,
     LinkChanged,
     LinkHealth,
-    PondTileAdded,
     ProfileChosen,
     RefereeButton,
     TileCorrected,
@@ -27,7 +24,7 @@ from table_app.runtime.core import STOPPED, RefereeCore
 from table_app.runtime.web_bridge import RuntimeConsoleSink, RuntimeViewFeed
 from table_app.view.model import DeviceStatus
 from table_app.view.ports import ChooseProfile, Confirm, CorrectTile, Undo
-from tests.runtime.helpers import first_game, observations_of, setup_for
+from tests.runtime.helpers import first_game, hand_in_play, observations_of, setup_for
 
 
 def test_views_follow_a_real_game_to_its_end(tmp_path, logs_dir):
@@ -64,13 +61,7 @@ def test_console_commands_reach_the_core(tmp_path):
     core, feed, sink = _table(tmp_path)
     try:
         assert sink.submit(Undo()).result(5).reason == "nothing to undo"
-        for observation in (
-            LinkChanged(0.0, LinkHealth.LOST),
-            HandStarted(0.0),
-            DoraRevealed(0.0, parse_mjai("5s")),
-            PondTileAdded(1.0, Seat.S0, parse_mjai("1m")),
-            PondTileAdded(2.0, Seat.S1, parse_mjai("9p")),
-        ):
+        for observation in (LinkChanged(0.0, LinkHealth.LOST), *hand_in_play("1m", "9p")):
             core.post(observation)
         core.drain()
         refused = sink.submit(CorrectTile(0, 1, parse_mjai("2m"))).result(5)
@@ -100,23 +91,13 @@ def test_console_commands_reach_the_core(tmp_path):
         core.stop()
 
 
-def _in_play(core: RefereeCore) -> None:
-    """A hand in play: East has discarded 1m, South 9p."""
-    for observation in (
-        HandStarted(0.0),
-        DoraRevealed(0.0, parse_mjai("5s")),
-        PondTileAdded(1.0, Seat.S0, parse_mjai("1m")),
-        PondTileAdded(2.0, Seat.S1, parse_mjai("9p")),
-    ):
-        core.post(observation)
-
-
 def test_a_submitted_command_resolves_to_its_ruling(tmp_path):
     core, _feed, sink = _table(tmp_path)
     try:
         nothing = sink.submit(Undo())
         assert nothing.result(5) == Ruling(accepted=False, reason="nothing to undo")
-        _in_play(core)
+        for observation in hand_in_play("1m", "9p"):
+            core.post(observation)
         refused = core.submit(ProfileChosen(3.0, "jpml"))
         same = core.submit(TileCorrected(3.0, parse_mjai("9p"), Seat.S1, 0))
         accepted = core.submit(TileCorrected(3.0, parse_mjai("2m"), Seat.S0, 0))
@@ -132,7 +113,8 @@ def test_a_submitted_command_resolves_to_its_ruling(tmp_path):
 
 def test_a_request_the_core_never_takes_up_is_ruled_on_or_dropped(tmp_path):
     core = RefereeCore(GameStore(tmp_path / "t.db"), TableSetup())  # not started yet
-    _in_play(core)
+    for observation in hand_in_play("1m", "9p"):
+        core.post(observation)
     dropped = core.submit(TileCorrected(3.0, parse_mjai("2m"), Seat.S0, 0))
     assert dropped.cancel()  # the console gave up waiting before the core took it up
     core.start()
