@@ -71,10 +71,3 @@ class ConsoleSink(Protocol):
         """Hand ``command`` over without blocking; the future resolves to the ruling on it (never
         to an exception: a refusal says why). Cancelling it before it is acted on drops it."""
         ...
-
-
-def ruled(ruling: Ruling) -> Future[Ruling]:
-    """A future already resolved: for a sink that rules on a command as it is submitted."""
-    done: Future[Ruling] = Future()
-    done.set_result(ruling)
-    return done

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Sequence
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 
 from table_app.interpret.ruling import DONE, Ruling, refused
 from table_app.rules.events import GameEvent
@@ -27,7 +27,6 @@ from table_app.view.ports import (
     Undo,
     Unsubscribe,
     ViewListener,
-    ruled,
 )
 from table_app.web.replay_announcements import replay_announcement
 from table_app.web.subscribers import Subscribers
@@ -126,7 +125,9 @@ class ReplayFeed:
 class ReplayConsole:
     """Console commands for a replay: confirm steps on, undo steps back, profiles refold.
 
-    Every command is recorded (``commands``) so tests can see what reached the sink.
+    Every command is recorded (``commands``) so tests can see what reached the sink. Commands
+    are acted on in order on one worker thread (a profile refolds the whole game so far: not on
+    the server's event loop).
     """
 
     def __init__(self, feed: ReplayFeed) -> None:
@@ -134,6 +135,7 @@ class ReplayConsole:
         self._lock = threading.Lock()
         self._commands: list[ConsoleCommand] = []
         self._corrections: list[CorrectTile] = []
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="replay-console")
 
     @property
     def commands(self) -> tuple[ConsoleCommand, ...]:
@@ -148,9 +150,12 @@ class ReplayConsole:
     def submit(self, command: ConsoleCommand) -> Future[Ruling]:
         with self._lock:
             self._commands.append(command)
+        return self._worker.submit(self._ruled, command)
+
+    def _ruled(self, command: ConsoleCommand) -> Ruling:
         ruling = self._act(command)
         logger.info("console %s: %s %s", command, "accepted" if ruling.accepted else "refused", ruling.reason)
-        return ruled(ruling)
+        return ruling
 
     def _act(self, command: ConsoleCommand) -> Ruling:
         match command:
