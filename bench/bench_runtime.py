@@ -19,13 +19,13 @@ import time
 from pathlib import Path
 
 from table_app.interpret import TableSetup
+from table_app.interpret.event_observations import FeedOptions, log_observations
 from table_app.journal import GameStore
 from table_app.logs import read_log
 from table_app.rules.check import profile_for_log
 from table_app.rules.events import Dahai, StartKyoku
 from table_app.rules.profiles import TENHOU
 from table_app.runtime.core import RefereeCore
-from table_app.runtime.log_feed import FeedOptions, log_observations
 from table_app.runtime.ports import CoreUpdate
 
 SHARED_LOGS = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "logs"

@@ -18,16 +18,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import shutil
 import statistics
-import tempfile
+import sys
 import time
 from pathlib import Path
 
 import aiohttp
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.support.ui import WebDriverWait
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the browser is the web tests' own
 
 from table_app.logs import read_log
 from table_app.rules.events import GameEvent
@@ -37,6 +36,7 @@ from table_app.view.build import build_view
 from table_app.web.background import BackgroundWebServer
 from table_app.web.replay_feed import ReplayConsole, ReplayFeed
 from table_app.web.server import create_app
+from tests.web.browser import headless_chromium
 
 DEFAULT = (
     Path(__file__).resolve().parent.parent.parent
@@ -92,25 +92,8 @@ def busiest_state(events: tuple[GameEvent, ...]) -> GameState:
 
 
 def browser_latencies(feed: ReplayFeed, url: str, steps: int) -> list[float]:
-    profile = tempfile.mkdtemp(prefix="jantaku-bench-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in (
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-dev-shm-usage",
-        "--window-size=1920,1080",
-        f"--user-data-dir={profile}",
-    ):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
-    try:
+    # The browser tests' own headless Chromium (same flags, a throw-away profile).
+    with headless_chromium() as driver:
         driver.get(f"{url}/")
         WebDriverWait(driver, 10).until(
             lambda d: d.execute_script("return document.body.dataset.sequence") == str(feed.current().sequence)
@@ -131,9 +114,6 @@ def browser_latencies(feed: ReplayFeed, url: str, steps: int) -> list[float]:
             )
         drawn = driver.execute_script("return window.drawnAt")
         return [float(drawn[str(seq)]) - started for seq, started in stepped.items() if str(seq) in drawn]
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 def main() -> None:

@@ -74,6 +74,8 @@ class CommandAnswer:
     reason: str = ""
 
 
-Observation = TrayReading | LinkStatus
-# Everything a link posts to its consumer: observations, and answers to the host's commands.
-LinkOutput = Observation | CommandAnswer
+#: What the link reports of the table (the runtime turns these into the referee's observations,
+#: ``table_app.observations.TraysRead`` and ``LinkChanged``).
+LinkReport = TrayReading | LinkStatus
+# Everything a link posts to its consumer: its reports, and answers to the host's commands.
+LinkOutput = LinkReport | CommandAnswer

@@ -9,12 +9,12 @@ from __future__ import annotations
 from firmware_bridge.debounce import Debouncer
 from firmware_bridge.observations import TrayReading
 from firmware_bridge.plausibility import WallMark, check_wall
-from firmware_bridge.tray_view import Candidate, TrayView
+from firmware_bridge.sensor_picture import Candidate, SensorPicture
 
 
 class ReadingBuilder:
-    def __init__(self, view: TrayView, debounce_samples: int) -> None:
-        self._view = view
+    def __init__(self, picture: SensorPicture, debounce_samples: int) -> None:
+        self._picture = picture
         self._debouncer: Debouncer[Candidate] = Debouncer(debounce_samples)
         self._wall_mark: WallMark | None = None
 
@@ -27,7 +27,7 @@ class ReadingBuilder:
 
     def offer(self, seq: int, now: float) -> TrayReading | None:
         """The reading to report after the view changed, if one became stable."""
-        candidate = self._view.candidate()
+        candidate = self._picture.candidate()
         key = (
             candidate.points,
             candidate.sticks,
@@ -47,7 +47,7 @@ class ReadingBuilder:
             seq,
             stable.points,
             stable.sticks,
-            self._view.denominations,
+            self._picture.denominations,
             stable.deposit,
             stable.wall,
             stable.kans,

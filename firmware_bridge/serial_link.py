@@ -21,7 +21,7 @@ from firmware_bridge.link_settings import LinkSettings
 from firmware_bridge.messages import DEPOSIT_SEAT, CalibrateSlot, CommitCalibration, Message
 from firmware_bridge.observations import LinkOutput
 from firmware_bridge.plausibility import GameLimits
-from firmware_bridge.session import LinkSession, SessionStep, Verdict
+from firmware_bridge.session import LinkAction, LinkSession, SessionStep
 
 log = logging.getLogger(__name__)
 
@@ -130,13 +130,13 @@ class SerialTableLink:
                 self._pause(delay)
                 delay = min(delay * 2, settings.reconnect_max_s)
                 continue
-            verdict, was_connected = self._serve(port)
+            action, was_connected = self._serve(port)
             with self._lock:
                 self._port = None
             _close_quietly(port)
             if self._stop.is_set():
                 break
-            if verdict is Verdict.REFUSED:
+            if action is LinkAction.REFUSED:
                 delay = settings.reconnect_max_s
             elif was_connected:
                 delay = settings.reconnect_initial_s
@@ -144,7 +144,7 @@ class SerialTableLink:
             delay = min(delay * 2, settings.reconnect_max_s)
         self._emit(self._session.closed(self._clock()))
 
-    def _serve(self, port: SerialPort) -> tuple[Verdict, bool]:
+    def _serve(self, port: SerialPort) -> tuple[LinkAction, bool]:
         session = self._session
         with self._lock:
             self._port = port
@@ -152,18 +152,18 @@ class SerialTableLink:
         was_connected = False
         while True:
             if step.outgoing and not self._write(port, bytes(step.outgoing)):
-                return Verdict.RECONNECT, was_connected
+                return LinkAction.RECONNECT, was_connected
             self._emit(step.observations)
             was_connected = was_connected or session.running
-            if step.verdict is not Verdict.CONTINUE:
-                return step.verdict, was_connected
+            if step.action is not LinkAction.CONTINUE:
+                return step.action, was_connected
             if self._stop.is_set():
-                return Verdict.CONTINUE, was_connected
+                return LinkAction.CONTINUE, was_connected
             try:
                 data = port.read(port.in_waiting or 1)
             except (serial.SerialException, OSError, ValueError) as error:
                 self._emit(session.failed(f"lost {self._port_name}: {error}", self._clock()))
-                return Verdict.RECONNECT, was_connected
+                return LinkAction.RECONNECT, was_connected
             if data and wire_log.isEnabledFor(logging.DEBUG):
                 wire_log.debug("rx %d bytes: %s", len(data), data.hex(" "))
             with self._lock:

@@ -33,13 +33,15 @@ from firmware_bridge.messages import (
 from firmware_bridge.observations import CommandAnswer, LinkOutput, LinkState, LinkStatus
 from firmware_bridge.plausibility import GameLimits
 from firmware_bridge.reading_builder import ReadingBuilder
-from firmware_bridge.tray_view import TrayView
+from firmware_bridge.sensor_picture import SensorPicture
 
 log = logging.getLogger(__name__)
 _MAX_AWAITING = 256
 
 
-class Verdict(Enum):
+class LinkAction(Enum):
+    """What the serial link's shell does after a step of the session."""
+
     CONTINUE = "continue"
     RECONNECT = "reconnect"  # close the port and open it again after a backoff
     REFUSED = "refused"  # the board is incompatible: close and retry only slowly
@@ -49,7 +51,7 @@ class Verdict(Enum):
 class SessionStep:
     observations: list[LinkOutput] = field(default_factory=list)
     outgoing: bytearray = field(default_factory=bytearray)
-    verdict: Verdict = Verdict.CONTINUE
+    action: LinkAction = LinkAction.CONTINUE
 
 
 @dataclass(slots=True)
@@ -66,8 +68,8 @@ class LinkSession:
         self._calibration = calibration
         self._limits = limits
         self._settings = settings
-        self._view = TrayView(calibration, limits)
-        self._readings = ReadingBuilder(self._view, settings.debounce_samples)
+        self._picture = SensorPicture(calibration, limits)
+        self._readings = ReadingBuilder(self._picture, settings.debounce_samples)
         self._decoder = FrameDecoder()
         self._reported: LinkState | None = None
         self._running = False
@@ -111,7 +113,7 @@ class LinkSession:
         self._board_seq = None
         self._bad_in_a_row = 0
         self._other_version_in_a_row = 0
-        self._view.invalidate()
+        self._picture.invalidate()
         self._readings.restart(new_board_session=False)
         self._opened_at = self._last_frame_at = self._last_hello_request = now
         self._report(step, now, LinkState.CONNECTING, "port open, waiting for the board's HELLO")
@@ -138,7 +140,7 @@ class LinkSession:
                 self._on_error(item, step, now)
             else:
                 self._on_frame(item, step, now)
-            if step.verdict is not Verdict.CONTINUE:
+            if step.action is not LinkAction.CONTINUE:
                 return step
         self._check_time(step, now)
         return step
@@ -166,7 +168,7 @@ class LinkSession:
     def _lose(self, step: SessionStep, now: float, detail: str) -> None:
         self._running = False
         self._report(step, now, LinkState.LOST, detail)
-        step.verdict = Verdict.RECONNECT
+        step.action = LinkAction.RECONNECT
 
     def _on_error(self, error: FrameError, step: SessionStep, now: float) -> None:
         if error.fault is FrameFault.UNKNOWN_TYPE:
@@ -199,7 +201,7 @@ class LinkSession:
     def _refuse(self, step: SessionStep, now: float, detail: str) -> None:
         self._running = False
         self._report(step, now, LinkState.INCOMPATIBLE, detail)
-        step.verdict = Verdict.REFUSED
+        step.action = LinkAction.REFUSED
 
     def _on_frame(self, frame: Frame, step: SessionStep, now: float) -> None:
         message = frame.message
@@ -224,12 +226,12 @@ class LinkSession:
             step.observations.append(CommandAnswer(now, message.echoed_seq, isinstance(message, Ack), reason))
             return
         if isinstance(message, State):
-            self._view.apply_state(message)
+            self._picture.apply_state(message)
         elif isinstance(message, SlotChanged):
-            if not self._view.apply_slot(message):
+            if not self._picture.apply_slot(message):
                 return
         elif isinstance(message, WallChanged):
-            if not self._view.apply_wall(message):
+            if not self._picture.apply_wall(message):
                 return
         elif isinstance(message, Heartbeat):
             return
@@ -242,7 +244,7 @@ class LinkSession:
                 self.counters.lost_frames += missed
                 log.debug("%d frame(s) lost before seq %d; waiting for the next snapshot", missed, seq)
                 if not is_snapshot:
-                    self._view.invalidate()
+                    self._picture.invalidate()
         self._board_seq = seq
 
     def _on_hello(self, seq: int, hello: Hello, step: SessionStep, now: float) -> None:
@@ -277,7 +279,7 @@ class LinkSession:
         restarted = self._running
         self._running = True
         self._board = hello
-        self._view.invalidate()
+        self._picture.invalidate()
         # The hand counter is counted by the board since its boot: a new HELLO starts a new count.
         self._readings.restart(new_board_session=True)
         detail = (

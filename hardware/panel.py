@@ -5,7 +5,7 @@
 there is no GPIO (the demo, app tests); both honour the :class:`Panel` port and are tested
 against the same contract (``tests/hardware/test_panel_contract.py``).
 
-Button presses are observations: the panel only *posts* a :class:`ButtonPressed` through
+Button presses are observations: the panel only *posts* a :class:`PanelPress` through
 the callback it was given (gpiozero calls it from its own thread); the core thread decides
 what a press means. Blinking and beeping run in gpiozero's background threads, so a busy
 core thread never leaves the buzzer stuck on.
@@ -34,7 +34,10 @@ class PanelButton(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class ButtonPressed:
+class PanelPress:
+    """One of the panel's buttons pressed: the device's own event (the runtime posts it to the
+    referee as the observation ``table_app.observations.ButtonPress``)."""
+
     button: PanelButton
     at: float  # monotonic seconds
 
@@ -120,7 +123,7 @@ class Panel(Protocol):
     def close(self) -> None: ...
 
 
-PostPress = Callable[[ButtonPressed], None]
+PostPress = Callable[[PanelPress], None]
 
 
 class GpioPanel:
@@ -153,7 +156,7 @@ class GpioPanel:
         def handler() -> None:
             if button is PanelButton.ATTENTION:
                 self.silence()
-            self._post(ButtonPressed(button, self._clock()))
+            self._post(PanelPress(button, self._clock()))
 
         return handler
 
@@ -207,7 +210,7 @@ class RecordingPanel:
     def press(self, button: PanelButton) -> None:
         if button is PanelButton.ATTENTION:
             self.silence()
-        self.post(ButtonPressed(button, self.clock()))
+        self.post(PanelPress(button, self.clock()))
 
     @property
     def link_light(self) -> LinkLight:

@@ -8,7 +8,7 @@ cross-checked it (see :mod:`table_app.interpret`).
 
 Pure values: no adapter is imported here, so the interpretation that reads them stays pure.
 Adapters convert their own types (``firmware_bridge``'s ``TrayReading``, the GPIO panel's
-``ButtonPressed``) into these at the edge (:mod:`table_app.runtime.adapters`).
+``PanelPress``) into these at the edge (:mod:`table_app.runtime.adapters`).
 
 The vision contract: report *changes* (a tile added to a pond, a meld appearing), each once,
 in the order they happened; after ``CameraRestored``, only what changed since (the tracker

@@ -32,7 +32,7 @@ _ticks_ms = getattr(time, "ticks_ms", lambda: int(time.monotonic() * 1000))
 _ticks_diff = getattr(time, "ticks_diff", lambda a, b: a - b)
 
 
-class Calibration:
+class StickCalibration:
     """Per-slot (empty reading, per-stick step), stored as JSON on the board's flash."""
 
     def __init__(self, path: str) -> None:
@@ -120,7 +120,7 @@ class Board:
         slots: "Any",
         scale: "Any",
         port: "Any",
-        calibration: Calibration,
+        calibration: StickCalibration,
         board_id: int,
         ticks_ms: "Any" = _ticks_ms,
     ) -> None:
@@ -267,5 +267,5 @@ def build(
     clock = machine.Pin(config.HX711_CLOCK, machine.Pin.OUT)
     cells = [jt_sensors.Hx711(clock, machine.Pin(pin, machine.Pin.IN)) for pin in config.HX711_DATA]
     scale = jt_sensors.WallScale(cells, config.TARE, config.COUNTS_PER_TILE)
-    calibration = Calibration(calibration_path)
+    calibration = StickCalibration(calibration_path)
     return Board(slots, scale, port, calibration, board_id_from(machine.unique_id()), ticks_ms)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from table_app.runtime.config import load_config
-from table_app.runtime.doctor import Probes, SystemProbes, examine
+from table_app.runtime.doctor import Probes, SystemProbes, check_table
 
 
 def register(commands: Any) -> None:
@@ -24,7 +24,7 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace, probes: Probes | None = None) -> int:
-    findings = examine(load_config(args.config.absolute()), probes or SystemProbes())
+    findings = check_table(load_config(args.config.absolute()), probes or SystemProbes())
     for finding in findings:
         if args.json:
             record = {"check": finding.check, "ok": finding.ok, "detail": finding.detail, "fix": finding.fix}

@@ -51,18 +51,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         summary = store.game(args.game)
         entries = store.events(args.game)
-        changes = store.profile_changes(args.game)
     finally:
         store.close()
+    # A profile changed between hands is one of the events: the exports fold it where it was made.
     events = [entry.event for entry in entries]
     profile = profile_named(summary.profile)
-    # A profile changed between hands applies from the first event journaled after the change.
-    switches = {
-        next((i for i, entry in enumerate(entries) if entry.seq > change.seq), len(entries)): profile_named(
-            change.profile
-        )
-        for change in changes
-    }
     filled: set[int] = set()
     if args.fill_hidden and hidden_tiles(events)[0]:
         try:
@@ -74,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         events = filling
     try:
         if args.format == "mjai":
-            text = "".join(line + "\n" for line in mjai_lines(events, profile, switches, filled=filled))
+            text = "".join(line + "\n" for line in mjai_lines(events, profile, filled=filled))
         else:
             note = "hidden tiles filled by jantaku" if filled else ""
             game = tenhou6_game(events, profile, f"jantaku game {args.game}", note)

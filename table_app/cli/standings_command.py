@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from table_app.journal.refold import fold
 from table_app.journal.store import GameStore, GameSummary
 from table_app.rules.events import StartKyoku
+from table_app.rules.fold import replay
 from table_app.rules.game_flow import first_dealer_of
 from table_app.rules.profiles import ChomboPenalty, profile_named
 from table_app.rules.standings import (
@@ -133,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
 def _standing(store: GameStore, game: GameSummary, preset: str | None) -> _Played:
     profile = profile_named(game.profile)
     entries = store.events(game.id)
-    state = fold(entries, store.profile_changes(game.id), profile)
+    state = replay((entry.event for entry in entries), profile)
     chombos = tuple(sum(1 for r in state.results if r.offender == seat) for seat in range(4))
     start = next((e.event for e in entries if isinstance(e.event, StartKyoku)), None)
     first = (

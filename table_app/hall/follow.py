@@ -4,21 +4,19 @@ Rows may arrive more than once and out of order (a broker restart, a table resen
 fold takes them in sequence order and stops at a missing one until it comes. An ``event`` row
 that extends the game is applied at once; an undo, a correction or a profile change refolds
 the game from its rows, as the table itself does (:mod:`table_app.journal.effective`,
-:func:`table_app.journal.refold.fold`).
+:func:`table_app.rules.fold.replay`). A profile change is an event row (a version 2 table's
+own ``profile`` row is read as the same event).
 """
 
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import dataclass
 
 from table_app.hall.protocol import JournalRow
 from table_app.journal.effective import standing_rows
-from table_app.journal.refold import fold
-from table_app.journal.store import JournalEntry, ProfileChange
 from table_app.rules.events import GameEvent
-from table_app.rules.fold import apply, new_game
+from table_app.rules.fold import apply, new_game, replay
 from table_app.rules.mjai_codec import decode_event
 from table_app.rules.profiles import profile_named
 from table_app.rules.state import GameState
@@ -75,10 +73,9 @@ class GameFollower:
         rows = [self.rows[seq] for seq in range(1, self.held + 1)]
         try:
             standing = standing_rows(self.key.game, ((r.seq, r.at, r.kind, r.body, r.undoes) for r in rows))
-            entries = [JournalEntry(s.seq, s.at, decode_event(s.body)) for s in standing]
-            changes = [_profile_change(r) for r in rows if r.kind == "profile"]
-            self.state = fold(entries, changes, profile_named(self.profile))
-            self.last_event = entries[-1].event if entries else None
+            events = [decode_event(s.body) for s in standing]
+            self.state = replay(events, profile_named(self.profile))
+            self.last_event = events[-1] if events else None
         except Exception as error:
             self._fail(self.held, error)
 
@@ -91,7 +88,3 @@ class GameFollower:
         if not self.rows or max(self.rows) == self.held:
             return None
         return self.held + 1
-
-
-def _profile_change(row: JournalRow) -> ProfileChange:
-    return ProfileChange(row.seq, str(json.loads(row.body or "{}")["profile"]))

@@ -26,6 +26,7 @@ from table_app.rules.events import (
     Hora,
     Kakan,
     Pon,
+    ProfileChange,
     Reach,
     StartKyoku,
 )
@@ -123,4 +124,6 @@ def _announcements_of(session: RefereeSession, event: GameEvent) -> tuple[Announ
             return hand_ending(game.results[-1], game.profile)
         case EndGame():
             return (announce(AnnouncementKind.GAME_END, scores=game.scores),)
+        case ProfileChange():
+            return (announce(AnnouncementKind.PROFILE_CHANGED, profile=game.profile.name),)
     return ()

@@ -1,4 +1,4 @@
-"""A misread discard corrected from the console: the hand refolded from it and re-judged.
+"""A misread discard corrected from the console: the hand replayed from it and re-judged.
 
 Any discard of the hand in play may be corrected, not only the last. The right tile goes in
 where the wrong one was; a call or ron that took that very tile takes the right one with it
@@ -33,7 +33,7 @@ from table_app.rules.state import GameState, RiichiStage
 
 
 @dataclass(frozen=True, slots=True)
-class Refold:
+class CorrectedHand:
     """The outcome: ``replaced`` pairs a position in ``later`` (-1: the discard itself) with the
     event that now stands there; the last ``dropped`` of ``later`` no longer stand; ``appended``
     follow them. ``refusal`` says why nothing changed (the corrected discard itself is illegal)."""
@@ -57,9 +57,9 @@ def pond_discard(game: GameState, seat: Seat, index: int) -> str:
     return ""
 
 
-def refold(
+def correct_discard(
     session: RefereeSession, before: GameState, misread: Dahai, tile: Tile, *, index: int, later: Sequence[GameEvent]
-) -> Refold:
+) -> CorrectedHand:
     """``misread`` (folded on ``before``) was really ``tile``; ``later``: the hand's acts after it."""
     hand = before.hand
     assert hand is not None
@@ -67,7 +67,7 @@ def refold(
     verdict = judge(hand, corrected, before.profile)
     if not verdict.accepted:
         reason = reason_words(verdict.reason.value if verdict.reason is not None else "", Form.EN)
-        return Refold(session, refusal=f"{tile} cannot have been discarded there: {reason}")
+        return CorrectedHand(session, refusal=f"{tile} cannot have been discarded there: {reason}")
     was = _rejudge(_at(session, apply(before, misread)), misread, misread, later)
     now = _rejudge(_at(session, apply(before, corrected)), misread, corrected, later)
     said = (
@@ -77,7 +77,7 @@ def refold(
     replaced = ((-1, corrected), *((i, e) for i, e in enumerate(now.events) if e != later[i]))
     question = session.question
     after = now.session if now.session.question is not None else replace(now.session, question=question)
-    outcome = Refold(after, replaced, len(later) - len(now.events), (), said)
+    outcome = CorrectedHand(after, replaced, len(later) - len(now.events), (), said)
     if question is None or not question.refused or len(now.events) < len(later):
         return outcome
     # A win the judge refused may stand on the right tile: judged again where it was.
@@ -146,7 +146,7 @@ def _at(session: RefereeSession, game: GameState) -> RefereeSession:
 
 
 def resync(session: RefereeSession) -> RefereeSession:
-    """The session's memory of the hand, as the refolded game has it."""
+    """The session's memory of the hand, as the replayed game has it."""
     hand = session.game.hand
     declared = None
     if hand is not None:

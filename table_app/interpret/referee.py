@@ -29,6 +29,7 @@ from table_app.interpret.acceptance import accept, ask
 from table_app.interpret.board_wall import board_wall
 from table_app.interpret.correction import pond_discard
 from table_app.interpret.deal import deal
+from table_app.interpret.ruling import Ruling, refused
 from table_app.interpret.session import Decision, Question, RefereeSession
 from table_app.interpret.uncertain import confirm_uncertain
 from table_app.observations import (
@@ -61,6 +62,7 @@ from table_app.rules.events import (
     EndKyoku,
     GameEvent,
     Hora,
+    ProfileChange,
     Reach,
     ReachAccepted,
     Ryukyoku,
@@ -296,22 +298,28 @@ def _button(session: RefereeSession, press: ButtonPress) -> Decision:
 
 def _correct(session: RefereeSession, correction: TileCorrected) -> Decision:
     """A misread discard of the hand in play (with no seat named: the last one). The core finds
-    it in the journal and refolds the hand from there (:mod:`table_app.interpret.correction`)."""
+    it in the journal and replays the hand from there (:mod:`table_app.interpret.correction`)."""
     hand = session.game.hand
     if correction.seat is None or correction.index is None:
         players = () if hand is None else hand.players
         ponds = [(tile.order, seat, i) for seat, player in enumerate(players) for i, tile in enumerate(player.pond)]
         if not ponds:
             logger.warning("a corrected tile with no discard to correct: ignored")
-            return Decision(session)
+            return Decision(session, ruling=refused("no discard in play to correct"))
         _, seat, index = max(ponds)
         correction = replace(correction, seat=Seat(seat), index=index)
     assert correction.seat is not None
     assert correction.index is not None
     refusal = pond_discard(session.game, correction.seat, correction.index)
+    if not refusal:
+        assert hand is not None
+        read = hand.player(correction.seat).pond[correction.index].tile
+        if read == correction.tile:
+            who = session.game.seat_naming().en(correction.seat)
+            refusal = f"{who}'s discard {correction.index + 1} is already {read}"
     if refusal:
         logger.warning("correction ignored: %s", refusal)
-        return Decision(session)
+        return Decision(session, ruling=refused(refusal))
     return Decision(session, correction=correction)
 
 
@@ -321,22 +329,26 @@ def _profile(session: RefereeSession, chosen: ProfileChosen) -> Decision:
         profile = profile_named(chosen.profile)
     except ValueError as error:
         logger.warning("profile change ignored: %s", error)
-        return Decision(session)
+        return Decision(session, ruling=refused(str(error)))
+    if profile == session.game.profile:
+        return Decision(session, ruling=Ruling(accepted=True, reason="already in use"))
     if session.game.hand is not None:
         logger.warning("profile change to %s ignored: a hand is in play", profile.name)
-        return Decision(session)
-    if profile == session.game.profile:
-        return Decision(session)
-    setup, game = replace(session.setup, profile=profile), replace(session.game, profile=profile)
+        return Decision(session, ruling=refused("a hand is in play: the rule profile changes between hands only"))
+    session = replace(session, setup=replace(session.setup, profile=profile))
+    if session.started:
+        # A game under way: the change is one of its events, journaled and folded like any other.
+        return _propose(session, (ProfileChange(profile.name),))
+    # No game yet: it starts under the new profile (the journal's game is made with it).
     said = announce(AnnouncementKind.PROFILE_CHANGED, profile=profile.name)
-    return Decision(replace(session, setup=setup, game=game), announcements=(said,), profile=profile)
+    return Decision(replace(session, game=replace(session.game, profile=profile)), announcements=(said,))
 
 
 def _answer(session: RefereeSession, question_id: int, choice: int) -> Decision:
     question = session.question
     if question is None or question.id != question_id or not 0 <= choice < len(question.outcomes):
         logger.warning("answer %d to question %d: no such question or option", choice, question_id)
-        return Decision(session)
+        return Decision(session, ruling=refused(f"no question {question_id} with an option {choice} is open"))
     session = replace(session, question=None)
     outcome = question.outcomes[choice]
     return _propose(session, outcome) if outcome else Decision(session)

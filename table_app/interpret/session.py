@@ -16,6 +16,7 @@ from enum import StrEnum
 from table_app.announce.announcement import Announcement
 from table_app.domain.seat import Seat
 from table_app.domain.tile import Tile
+from table_app.interpret.ruling import DONE, Ruling
 from table_app.observations import LinkHealth, PondTileAdded, TileCorrected, TraysRead
 from table_app.rules.events import GameEvent, ShownHand
 from table_app.rules.fold import new_game
@@ -111,15 +112,17 @@ class RefereeSession:
 class Decision:
     """What one observation led to: the session after it, the events accepted (to journal, in
     order, before anything is shown), what to announce, and whether the referee asked to undo
-    the last event, to correct a discard (the core finds it in the journal and refolds the hand
-    from there: :mod:`table_app.interpret.correction`) or to change the rule profile."""
+    the last event or to correct a discard (the core finds it in the journal and replays the
+    hand from there: :mod:`table_app.interpret.correction`); and the ruling on what was asked
+    (a refused correction or profile change says why). A rule profile changed between hands
+    is one of the events (``ProfileChange``)."""
 
     session: RefereeSession
     events: tuple[GameEvent, ...] = ()
     announcements: tuple[Announcement, ...] = ()
     undo: bool = False
     correction: TileCorrected | None = None
-    profile: RuleProfile | None = None  # journal a change to this profile (between hands)
+    ruling: Ruling = DONE
 
 
 def new_session(setup: TableSetup) -> RefereeSession:

@@ -1,4 +1,5 @@
-"""Which journal rows stand: the event rows not taken back, each as last corrected, in its place.
+"""Which journal rows stand: the event rows not taken back, each as last corrected, in its place
+(a schema version 2 ``profile`` row stands as the profile-change event it was).
 
 Shared by :meth:`table_app.journal.store.GameStore.events` and the hall, which keeps copies of
 the tables' journal rows (:mod:`table_app.hall.book`) and must read them the same way.
@@ -6,10 +7,13 @@ the tables' journal rows (:mod:`table_app.hall.book`) and must read them the sam
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from table_app.journal.errors import JournalCorruptError
+from table_app.rules.events import ProfileChange
+from table_app.rules.mjai_codec import encode_event
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +40,8 @@ def standing_rows(game: int, rows: Iterable[tuple[int, float, str, str | None, i
             corrected[int(undoes)] = (int(seq), str(body))  # type: ignore[arg-type]  # a later correction wins
         elif kind == "event":
             kept.append((int(seq), float(at), str(body)))
+        elif kind == "profile":  # schema version 2's own row for a profile change
+            kept.append((int(seq), float(at), profile_row_as_event(game, int(seq), body)))
     standing = []
     for seq, at, body in kept:
         if seq in undone:
@@ -43,3 +49,12 @@ def standing_rows(game: int, rows: Iterable[tuple[int, float, str, str | None, i
         source, text = corrected.get(seq, (seq, body))
         standing.append(StandingRow(seq, at, text, source))
     return standing
+
+
+def profile_row_as_event(game: int, seq: int, body: object) -> str:
+    """A version 2 ``profile`` row (``{"profile": NAME}``) as the event text it stands for."""
+    try:
+        name = json.loads(str(body))["profile"]
+    except (TypeError, ValueError, KeyError) as error:
+        raise JournalCorruptError(game, seq, f"a profile row without a profile ({error})") from error
+    return encode_event(ProfileChange(str(name)))

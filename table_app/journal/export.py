@@ -15,7 +15,9 @@ skipped by them, unknown event types and ``?`` tiles are not. So:
   hands of the stream come before it); a chombo in a hand that goes on (純麻雀's loss of
   rights) is left out and kept in ``rulings`` with the line it stood before. jantaku's own
   reader (:mod:`table_app.logs.mjai`) puts both back in their places;
-- a hand still in play (an unfinished game) is kept in ``hand_in_play`` likewise.
+- a hand still in play (an unfinished game) is kept in ``hand_in_play`` likewise;
+- a rule profile changed between hands has no mjai line: the results are computed under the
+  profile in force at each hand, and the header names the one the game started with.
 
 Both go in one field of ``start_game``, ``jantaku``, which other readers skip.
 """
@@ -23,11 +25,10 @@ Both go in one field of ``start_game``, ``jantaku``, which other readers skip.
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterable, Iterator, Mapping
-from dataclasses import replace
+from collections.abc import Collection, Iterable, Iterator
 from typing import Any
 
-from table_app.rules.events import EndGame, EndKyoku, GameEvent, Hora, StartGame, StartKyoku, Tsumo
+from table_app.rules.events import EndGame, EndKyoku, GameEvent, Hora, ProfileChange, StartGame, StartKyoku, Tsumo
 from table_app.rules.fold import apply, new_game
 from table_app.rules.mjai_codec import event_to_mjai
 from table_app.rules.profiles import RuleProfile
@@ -58,16 +59,9 @@ def hidden_tiles(events: Iterable[GameEvent]) -> tuple[int, int | None]:
     return count, first
 
 
-def mjai_lines(
-    events: Iterable[GameEvent],
-    profile: RuleProfile,
-    switches: Mapping[int, RuleProfile] | None = None,
-    *,
-    filled: Collection[int] = (),
-) -> Iterator[str]:
-    """The game as mjai lines; ``switches``: the profile in force from the event at that index on
-    (a change the referee made between hands); ``filled``: the indices of events whose hidden
-    tiles were filled in (named in the header)."""
+def mjai_lines(events: Iterable[GameEvent], profile: RuleProfile, *, filled: Collection[int] = ()) -> Iterator[str]:
+    """The game (started under ``profile``) as mjai lines; ``filled``: the indices of events
+    whose hidden tiles were filled in (named in the header)."""
     events = list(events)
     count, first = hidden_tiles(events)
     if count:
@@ -75,7 +69,7 @@ def mjai_lines(
             f"{count} tiles nobody saw (the first in event {first}); an mjai log needs every tile: "
             "export with --fill-hidden to fill them from the unseen tiles (marked as filled)"
         )
-    wins, results, final = _computed(events, profile, switches or {})
+    wins, results, final = _computed(events, profile)
     # The header needs a start_game line: a game journaled without one gets a bare one.
     lines: list[dict[str, Any]] = [] if events and isinstance(events[0], StartGame) else [event_to_mjai(StartGame())]
     voided: list[dict[str, Any]] = []
@@ -84,6 +78,8 @@ def mjai_lines(
     hand: list[tuple[int, dict[str, Any]]] = []
     hands_written = 0
     for index, event in enumerate(events):
+        if isinstance(event, ProfileChange):
+            continue  # folded into the results above; no mjai line
         raw = event_to_mjai(event)
         if isinstance(event, Hora):
             win = next(wins)
@@ -133,14 +129,12 @@ def mjai_lines(
 
 
 def _computed(
-    events: list[GameEvent], profile: RuleProfile, switches: Mapping[int, RuleProfile]
+    events: list[GameEvent], profile: RuleProfile
 ) -> tuple[Iterator[WinResult], Iterator[HandResult], tuple[int, ...] | None]:
     """Every win, every hand's result and the final scores, as the rules core computes them."""
     state = new_game(profile)
     wins: list[WinResult] = []
-    for index, event in enumerate(events):
-        if index in switches:
-            state = replace(state, profile=switches[index])
+    for event in events:
         state = apply(state, event)
         if isinstance(event, Hora) and state.hand is not None:
             wins.append(state.hand.wins[-1])

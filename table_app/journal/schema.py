@@ -5,13 +5,19 @@ score keeping derives from it (``games`` standings and ``hands`` results, rewrit
 fold whenever the journal moves). Losing the derived tables loses nothing: replaying the
 journal rebuilds them.
 
-Journal rows are ``event`` (an accepted event), ``undo`` (takes back the event it names),
-``correct`` (the event it names was misread: its body stands in its place, where it was) and
-``profile`` (the rule profile from here on, set between hands). ``imports`` names each game
-put in from a log by its content, so importing the same game again adds nothing (a table
-added by ``CREATE TABLE IF NOT EXISTS``: older files gain it when opened). Version 1 files (events and
-undos only) are migrated when opened: the journal table is copied into one that accepts the
-new kinds, in one transaction, rows unchanged.
+Journal rows are ``event`` (an accepted event, a rule profile changed between hands
+included), ``undo`` (takes back the event it names) and ``correct`` (the event it names was
+misread: its body stands in its place, where it was). ``imports`` names each game put in from
+a log by its content, so importing the same game again adds nothing (a table added by
+``CREATE TABLE IF NOT EXISTS``: older files gain it when opened).
+
+Older versions are read as they are and kept when opened to write (rows are never rewritten):
+- version 2 wrote a profile change as a ``profile`` row (``{"profile": NAME}``); it is read as
+  the ``profile_change`` event it stands for, in its place (:mod:`table_app.journal.store`).
+  Version 3 writes it as an ``event`` row, so a version 2 jantaku refuses a version 3 file
+  (a newer journal) instead of misreading it; opened to write, a version 2 file is marked 3.
+- version 1 files (events and undos only) are migrated when opened to write: the journal
+  table is copied into one that accepts the later kinds, in one transaction, rows unchanged.
 
 WAL lets the web display read while the core thread writes. ``synchronous=FULL`` because a
 table-side Pi gets its power cord pulled: an event the players saw announced must be on disk
@@ -34,7 +40,7 @@ from pathlib import Path
 
 from table_app.journal.errors import JournalError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 _GAMES = """
 CREATE TABLE IF NOT EXISTS games (
@@ -56,8 +62,9 @@ CREATE TABLE IF NOT EXISTS {name} (
     seq INTEGER NOT NULL,           -- 1, 2, 3... per game, never reused
     at REAL NOT NULL,
     kind TEXT NOT NULL CHECK (kind IN ('event', 'undo', 'correct', 'profile')),
+                                    -- ('profile': version 2's profile changes, read, never written)
     body TEXT,                      -- mjai JSON: the event ('event'), the right event ('correct'),
-                                    -- an object naming the profile ('profile')
+                                    -- an object naming the profile ('profile', version 2)
     undoes INTEGER,                 -- the seq taken back ('undo') or corrected ('correct')
     PRIMARY KEY (game, seq)
 ) WITHOUT ROWID;

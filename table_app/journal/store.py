@@ -4,9 +4,11 @@ The journal is append-only. An undo is a journaled correction (an ``undo`` row n
 sequence number it takes back), never a delete, so what happened at the table, mistakes
 included, stays on record. A misread tile corrected later is a ``correct`` row naming the
 event it replaces and holding the right one. The effective events of a game are the event
-rows not taken back, each as last corrected, in their places; folding them (with the rule
-profile changes made between hands, ``profile`` rows: :func:`table_app.journal.refold.fold`)
-rebuilds the state after a crash.
+rows not taken back, each as last corrected, in their places; a rule profile changed between
+hands is one of them (a ``profile_change`` event). Folding them with the rules core's one fold
+(:func:`table_app.rules.fold.replay`, from the profile the game started under) rebuilds the
+state after a crash. Journals of schema version 2 kept a profile change as a row of its own
+kind (``profile``): it is read as the same event, in its place.
 
 One process writes to a journal at a time (:mod:`table_app.journal.writer_lock`); readers open
 it with ``read_only=True`` and cannot change a byte of it.
@@ -43,12 +45,6 @@ class JournalEntry:
 class Undone:
     seq: int  # the correction's own sequence number
     undoes: int  # the event it took back
-
-
-@dataclass(frozen=True, slots=True)
-class ProfileChange:
-    seq: int
-    profile: str  # the rule profile's name, from this point of the journal on
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,29 +251,6 @@ class GameStore:
                 self._write_standing(game, after)
         logger.info("game %d: events %s corrected, up to %d", game, targets, seq)
         return seq
-
-    def change_profile(self, game: int, profile: str, at: float) -> int:
-        """From here on the game is played under ``profile`` (set between hands)."""
-        with self._transaction():
-            seq = self._next_seq(game)
-            self._db.execute(
-                "INSERT INTO journal (game, seq, at, kind, body) VALUES (?, ?, ?, 'profile', ?)",
-                (game, seq, at, json.dumps({"profile": profile})),
-            )
-        logger.info("game %d: rule profile %s from %d", game, profile, seq)
-        return seq
-
-    def profile_changes(self, game: int) -> tuple[ProfileChange, ...]:
-        rows = self._db.execute(
-            "SELECT seq, body FROM journal WHERE game = ? AND kind = 'profile' ORDER BY seq", (game,)
-        ).fetchall()
-        changes = []
-        for seq, body in rows:
-            try:
-                changes.append(ProfileChange(int(seq), str(json.loads(body)["profile"])))
-            except (TypeError, ValueError, KeyError) as error:
-                raise JournalCorruptError(game, int(seq), f"a profile row without a profile ({error})") from error
-        return tuple(changes)
 
     def rewrite_standing(self, game: int, state: GameState) -> None:
         with self._transaction():

@@ -36,6 +36,7 @@ from table_app.rules.events import (
     Hora,
     Kakan,
     Pon,
+    ProfileChange,
     Reach,
     Ryukyoku,
     StartGame,
@@ -227,6 +228,8 @@ def tenhou6_game(
     wins: list[list[Any]] = []
     draw: DrawKind | None = None
     for number, event in enumerate(events, start=1):
+        if isinstance(event, ProfileChange):
+            continue  # tenhou.net/6 has one rule set a game: the game is written under the one it started with
         before = state
         state = apply(state, event)
         if isinstance(event, StartGame):

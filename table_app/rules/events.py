@@ -9,6 +9,8 @@ Two additions to mjai, both things a referee at a real table does see:
   points are computed by the rules core (the log's own figures live in the log record);
 - :class:`Ryukyoku` carries the kind of draw when the source knows it (mjai does not) and
   the hands laid open at the draw.
+And two events of the referee's own, which mjai has no line for: :class:`Chombo` (a penalty
+confirmed) and :class:`ProfileChange` (the rule set changed between hands).
 """
 
 from __future__ import annotations
@@ -150,6 +152,14 @@ class Chombo:
 
 
 @dataclass(frozen=True, slots=True)
+class ProfileChange:
+    """The rule profile in force from here on (the referee chose it between hands; not an mjai
+    event). ``profile`` is its name, as :func:`table_app.rules.profiles.profile_named` reads it."""
+
+    profile: str
+
+
+@dataclass(frozen=True, slots=True)
 class EndKyoku:
     pass
 
@@ -175,6 +185,7 @@ GameEvent = (
     | Hora
     | Ryukyoku
     | Chombo
+    | ProfileChange
     | EndKyoku
     | EndGame
 )

@@ -1,7 +1,10 @@
 """The game as a pure fold: ``state = apply(state, event)`` for every event, in order.
 
 Nothing here reads or writes anything; replaying a journal of events rebuilds the state
-exactly, which is both crash recovery and the main test (``jantaku replay``).
+exactly, which is both crash recovery and the main test (``jantaku replay``). It is the one
+fold: a logged game, the journal's effective events (a rule profile changed between hands
+included, as a :class:`~table_app.rules.events.ProfileChange`) and the live referee's game
+all go through :func:`apply`.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from table_app.rules.events import (
     Hora,
     Kakan,
     Pon,
+    ProfileChange,
     Reach,
     ReachAccepted,
     Ryukyoku,
@@ -33,7 +37,7 @@ from table_app.rules.events import (
 )
 from table_app.rules.furiten_tracking import mark_passed, wait_kinds
 from table_app.rules.game_flow import final_points, final_scores, first_dealer_of, next_hand
-from table_app.rules.profiles import TENHOU, ChomboPenalty, RuleProfile
+from table_app.rules.profiles import TENHOU, ChomboPenalty, RuleProfile, profile_named
 from table_app.rules.state import GameState, KyokuState, PlayerState
 from table_app.rules.turns import (
     ImpossibleEventError,
@@ -81,6 +85,10 @@ def apply(state: GameState, event: GameEvent) -> GameState:
             )
         case EndGame():
             return _end_game(state)
+        case ProfileChange() if state.hand is None:
+            return replace(state, profile=profile_named(event.profile))
+        case ProfileChange():
+            raise ImpossibleEventError("a rule profile change inside a hand (it changes between hands only)")
     hand = state.hand
     if hand is None:
         raise ImpossibleEventError(f"{type(event).__name__} outside a hand")

@@ -3,7 +3,8 @@
 Exactly mjai's names and fields, so a journal row is an mjai log line. What a real table
 sees beyond mjai is carried in extra fields mjai readers ignore: the kind of draw and the
 hands laid open on ``ryukyoku``, the laid-open hand on ``hora``; ``chombo`` (the referee's
-ruling) is an event of its own that mjai tools skip as unknown.
+ruling) and ``profile_change`` (the rule profile from there on, chosen between hands) are events
+of their own that mjai tools skip as unknown.
 
 Encoding then decoding gives back an equal event (tested on every event of the real logs).
 """
@@ -31,6 +32,7 @@ from table_app.rules.events import (
     Hora,
     Kakan,
     Pon,
+    ProfileChange,
     Reach,
     ReachAccepted,
     Ryukyoku,
@@ -39,6 +41,7 @@ from table_app.rules.events import (
     StartKyoku,
     Tsumo,
 )
+from table_app.rules.profiles import profile_named
 
 _WIND_LETTERS = "ESWN"
 
@@ -119,6 +122,8 @@ def event_to_mjai(event: GameEvent) -> dict[str, Any]:
             return raw
         case Chombo():
             return {"type": "chombo", "actor": int(event.actor), "reason": event.reason}
+        case ProfileChange():
+            return {"type": "profile_change", "profile": event.profile}
         case EndKyoku():
             return {"type": "end_kyoku"}
         case EndGame():
@@ -154,6 +159,12 @@ def _ryukyoku(e: Mapping[str, Any]) -> GameEvent:
     return Ryukyoku(DrawKind(e.get("kind", DrawKind.UNSPECIFIED.value)), shown, actor)
 
 
+def _profile_change(e: Mapping[str, Any]) -> GameEvent:
+    name = str(e["profile"])
+    profile_named(name)  # a profile this jantaku knows (ValueError, named, if not)
+    return ProfileChange(name)
+
+
 _DECODERS: dict[str, Callable[[Mapping[str, Any]], GameEvent]] = {
     "start_game": lambda e: StartGame(tuple(str(n) for n in e.get("names", ("", "", "", "")))),
     "start_kyoku": _start_kyoku,
@@ -170,6 +181,7 @@ _DECODERS: dict[str, Callable[[Mapping[str, Any]], GameEvent]] = {
     "hora": _hora,
     "ryukyoku": _ryukyoku,
     "chombo": lambda e: Chombo(Seat(e["actor"]), str(e.get("reason", ""))),
+    "profile_change": _profile_change,
     "end_kyoku": lambda _e: EndKyoku(),
     "end_game": lambda _e: EndGame(),
 }

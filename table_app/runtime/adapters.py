@@ -19,7 +19,7 @@ from firmware_bridge.serial_link import SerialTableLink
 from firmware_bridge.sim_script import TableScript
 from firmware_bridge.sim_transport import PtyTableServer
 from firmware_bridge.simulator import TableSimulator
-from hardware.panel import ButtonPressed, GpioPanel, PanelPins
+from hardware.panel import GpioPanel, PanelPins, PanelPress
 from table_app.observations import (
     ButtonPress,
     HandStarted,
@@ -108,7 +108,7 @@ class PanelSource:
     def start(self, post: Post) -> None:
         self._post = post  # presses before this are dropped: nothing listens yet
 
-    def _pressed(self, press: ButtonPressed) -> None:
+    def _pressed(self, press: PanelPress) -> None:
         if self._post is not None:
             self._post(ButtonPress(press.at, RefereeButton(press.button.value)))
 
@@ -120,7 +120,7 @@ class PanelSource:
 class FeedSource:
     """Posts a prepared sequence of observations on its own thread, ``pace_s`` apart (0: at once).
 
-    The stepping stone for the demo (:mod:`table_app.runtime.log_feed`) and for reliability
+    The stepping stone for the demo (:mod:`table_app.interpret.event_observations`) and for reliability
     tests; ``skip`` observations are left out (a feed resuming where the journal stands)."""
 
     def __init__(

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TextIO, runtime_checkable
 from firmware_bridge.calibration_file import load_calibration
 from firmware_bridge.sim_script import ScriptError, TableScript, parse_script
 from table_app.interpret import TableSetup, new_session
+from table_app.interpret.event_observations import FeedOptions, log_observations
 from table_app.journal.schema import examine
 from table_app.journal.store import GameStore, GameSummary
 from table_app.logs import read_log
@@ -33,7 +34,7 @@ from table_app.runtime.adapters import FeedSource, LinkSource, PanelSource, Simu
 from table_app.runtime.config import CameraConfig, ConfigError, FeedConfig, TableConfig
 from table_app.runtime.core import RefereeCore
 from table_app.runtime.listeners import PanelListener, TextAnnouncer
-from table_app.runtime.log_feed import FeedOptions, FeedResumeError, log_observations, resume_index
+from table_app.runtime.log_feed import FeedResumeError, resume_index
 from table_app.runtime.log_table_script import table_script_text
 from table_app.runtime.ports import CoreListener, ObservationSource
 from table_app.runtime.speech import EspeakSpeaker, SpeechListener

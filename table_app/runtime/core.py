@@ -1,9 +1,13 @@
 """``RefereeCore``: the one thread that owns the game state.
 
-Adapters post observations to its queue from their own threads. The core thread takes them one
-at a time, asks the pure referee (:func:`table_app.interpret.step`) what they mean, journals
+Adapters post observations to its queue from their own threads. The core thread takes them
+one at a time, asks the pure referee (:func:`table_app.interpret.step`) what they mean, journals
 every accepted event in SQLite (fsync'd) and only then tells its listeners. Killed at any
 point, it restarts from the journal: the state is the fold of the journaled events.
+
+A person's request (a console command) is *submitted* instead: it is processed in turn like any
+observation, and its future resolves to the referee's ruling on it (accepted, or refused with
+the reason), decided on the core thread. Nobody outside reads the core's state to find out.
 
 Between observations, and while they stream in, it steps a ``Tick`` every ``tick_s`` on its
 own monotonic clock: sensor disagreements settle on that time (a quiet table included).
@@ -17,15 +21,17 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from concurrent.futures import Future
+from dataclasses import dataclass, replace
 
 from table_app.announce.announcement import AnnouncementKind, announce
 from table_app.interpret import Decision, RefereeSession, TableSetup, new_session, step
-from table_app.interpret.correction import refold, resync
-from table_app.journal.refold import fold
+from table_app.interpret.correction import correct_discard, resync
+from table_app.interpret.ruling import Ruling, refused
 from table_app.journal.store import GameStore, JournalEntry
 from table_app.observations import Observation, Tick, TileCorrected
 from table_app.rules.events import Dahai, EndGame, EndKyoku, GameEvent, StartKyoku
+from table_app.rules.fold import replay
 from table_app.rules.profiles import profile_named
 from table_app.rules.state import GameState
 from table_app.runtime.ports import CoreListener, CoreUpdate
@@ -34,6 +40,16 @@ logger = logging.getLogger(__name__)
 
 _STOP = object()
 TICK_S = 0.25  # how often the core's clock is stepped: the grain of a settle time
+#: The ruling on a request the core never got to (it stopped, or failed, first).
+STOPPED = refused("the referee core has stopped")
+
+
+@dataclass(frozen=True, slots=True)
+class _Request:
+    """A submitted observation and the future its ruling resolves."""
+
+    observation: Observation
+    ruling: Future[Ruling]
 
 
 class RefereeCore:
@@ -56,7 +72,6 @@ class RefereeCore:
         self._queue: queue.Queue[object] = queue.Queue()
         self._thread: threading.Thread | None = None
         self.failure: BaseException | None = None  # why the core thread stopped, if it failed
-        self.last_refusal = ""  # why the last correction was refused, for the console ("": it was not)
         self.stopped = threading.Event()
         self.beat = monotonic()  # when the core thread last went round its loop (the watchdog's pulse)
         self.game_id, self.session, self.journal_seq = self._resume(setup) if resume else (None, new_session(setup), 0)
@@ -77,9 +92,10 @@ class RefereeCore:
         return game, session, entries[-1].seq if entries else 0
 
     def _fold(self, game: int, entries: Sequence[JournalEntry]) -> GameState:
-        """The game as the journal holds it: its events under the profile in force at each point."""
+        """The game as the journal holds it: its events (a profile change among them) folded from
+        the profile it started under."""
         started = profile_named(self._store.game(game).profile)
-        return fold(entries, self._store.profile_changes(game), started)
+        return replay((entry.event for entry in entries), started)
 
     def add_listener(self, listener: CoreListener) -> None:
         self._listeners.append(listener)
@@ -89,6 +105,19 @@ class RefereeCore:
     def post(self, observation: Observation) -> None:
         """Thread-safe: called from adapter threads."""
         self._queue.put(observation)
+
+    def submit(self, observation: Observation) -> Future[Ruling]:
+        """Thread-safe: a person's request (CONFIRM, UNDO, a correction, a profile), processed
+        in turn like any observation. The future resolves to the ruling on it once the core has
+        acted (its events journaled); cancelled before the core takes it up, it is dropped."""
+        ruling: Future[Ruling] = Future()
+        if self.stopped.is_set():
+            ruling.set_result(STOPPED)
+            return ruling
+        self._queue.put(_Request(observation, ruling))
+        if self.stopped.is_set():
+            self._release_waiters()
+        return ruling
 
     # --- the core thread --------------------------------------------------------------
 
@@ -133,25 +162,32 @@ class RefereeCore:
                 if isinstance(item, threading.Event):
                     item.set()
                     continue
+                if isinstance(item, _Request) and not item.ruling.set_running_or_notify_cancel():
+                    continue  # whoever asked gave up waiting before the core took it up
                 try:
                     now = self._monotonic()
                     if now >= next_tick:
                         next_tick = now + self._tick_s
                         self.tick(now)
-                    if item is not None:
+                    if isinstance(item, _Request):
+                        item.ruling.set_result(self.process(item.observation).ruling)
+                    elif item is not None:
                         self.process(item)  # type: ignore[arg-type]
                 except Exception as error:
                     # The journal could not be written: nothing was shown. Stop rather than
                     # go on showing a game the journal does not hold; the owner reports it.
                     logger.exception("core step failed on %r; stopping", item)
                     self.failure = error
+                    if isinstance(item, _Request) and not item.ruling.done():
+                        item.ruling.set_result(refused(f"the referee core failed: {error}"))
                     return
         finally:
             self.stopped.set()
             self._release_waiters()
 
     def _release_waiters(self) -> None:
-        """Wake anyone draining a core that has stopped (what is left is never processed)."""
+        """Wake anyone draining a core that has stopped, and rule on the requests left (what is
+        left is never processed)."""
         while True:
             try:
                 item = self._queue.get_nowait()
@@ -159,6 +195,8 @@ class RefereeCore:
                 return
             if isinstance(item, threading.Event):
                 item.set()
+            elif isinstance(item, _Request) and item.ruling.set_running_or_notify_cancel():
+                item.ruling.set_result(STOPPED)
 
     def process(self, observation: Observation) -> CoreUpdate:
         """One observation, start to end (the core thread's body; called directly by tests)."""
@@ -168,8 +206,6 @@ class RefereeCore:
         if decision.correction is not None:
             return self._correct(decision, decision.correction)
         self._journal(decision.events, decision)
-        if decision.profile is not None and self.game_id is not None:
-            self.journal_seq = self._store.change_profile(self.game_id, decision.profile.name, self._clock())
         self.session = decision.session
         return self._tell(decision.events, decision)
 
@@ -199,34 +235,32 @@ class RefereeCore:
         self.journal_seq = self._store.append_all(self.game_id, events, self._clock(), after)
 
     def _undo(self, decision: Decision) -> CoreUpdate:
-        if self.game_id is None:
+        entries = self._store.events(self.game_id) if self.game_id is not None else ()
+        if self.game_id is None or not entries:
             self.session = decision.session
-            return self._tell((), decision)
-        entries = self._store.events(self.game_id)
-        if not entries:
-            self.session = decision.session
-            return self._tell((), decision)
+            return self._tell((), replace(decision, ruling=refused("nothing to undo")))
         taken = entries[-1].event
         state = self._fold(self.game_id, entries[:-1])
         undone = self._store.undo(self.game_id, self._clock(), state)
         if undone is not None:
             self.journal_seq = undone.seq
-        self.session = resync(replace(decision.session, game=state))
+        # The setup follows the game's profile: an undone profile change is undone for the next deal too.
+        setup = replace(decision.session.setup, profile=state.profile)
+        self.session = resync(replace(decision.session, game=state, setup=setup))
         said = (announce(AnnouncementKind.UNDONE, event=type(taken).__name__),)
         return self._tell((), replace(decision, announcements=said))
 
     def _correct(self, decision: Decision, correction: TileCorrected) -> CoreUpdate:
-        """A misread discard anywhere in the hand: found in the journal, the hand refolded from it
-        and re-judged (:func:`table_app.interpret.correction.refold`), all journaled at once."""
-        self.last_refusal = ""
+        """A misread discard anywhere in the hand: found in the journal, the hand replayed from it
+        and re-judged (:func:`table_app.interpret.correction.correct_discard`), all journaled at once."""
         found = self._discard_entry(correction) if self.game_id is not None else None
         if found is None:
             number = "?" if correction.index is None else correction.index + 1
             who = "that seat" if correction.seat is None else self.session.game.seat_naming().en(correction.seat)
-            self.last_refusal = f"no journaled discard {number} of {who} in this hand"
-            logger.warning("correction refused: %s", self.last_refusal)
+            refusal = f"no journaled discard {number} of {who} in this hand"
+            logger.warning("correction refused: %s", refusal)
             self.session = decision.session
-            return self._tell((), replace(decision, correction=None))
+            return self._tell((), replace(decision, correction=None, ruling=refused(refusal)))
         assert self.game_id is not None
         assert correction.index is not None
         entries, position = found
@@ -234,12 +268,13 @@ class RefereeCore:
         assert isinstance(misread, Dahai)
         before = self._fold(self.game_id, entries[:position])
         later = [e.event for e in entries[position + 1 :]]
-        outcome = refold(decision.session, before, misread, correction.tile, index=correction.index, later=later)
+        outcome = correct_discard(
+            decision.session, before, misread, correction.tile, index=correction.index, later=later
+        )
         if outcome.refusal:
-            self.last_refusal = outcome.refusal
             logger.warning("correction refused: %s", outcome.refusal)
             self.session = decision.session
-            return self._tell((), replace(decision, correction=None))
+            return self._tell((), replace(decision, correction=None, ruling=refused(outcome.refusal)))
         seqs = [entry.seq for entry in entries[position + 1 :]]
         corrections = [(seqs[i] if i >= 0 else entries[position].seq, event) for i, event in outcome.replaced]
         dropped = reversed(seqs[len(seqs) - outcome.dropped :]) if outcome.dropped else ()
@@ -278,6 +313,7 @@ class RefereeCore:
             session.link,
             session.camera_ok,
             session.trays.points if session.trays is not None else None,
+            decision.ruling,
         )
         for listener in self._listeners:
             try:

@@ -241,7 +241,7 @@ CHECKS: tuple[Callable[[TableConfig, Probes], Finding], ...] = (
 )
 
 
-def examine(config: TableConfig, probes: Probes) -> list[Finding]:
+def check_table(config: TableConfig, probes: Probes) -> list[Finding]:
     return [check(config, probes) for check in CHECKS]
 
 

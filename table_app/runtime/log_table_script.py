@@ -3,7 +3,7 @@
 The script moves the simulated table as the game did: the live wall drops a tile per draw
 (a kan's replacement draw is the ``kan`` step), a riichi stick goes to the deposit with the
 declaration, and after each hand the sticks go to the winner and the payments are made
-tray to tray. Its clock is the log feed's (:func:`table_app.runtime.log_feed.log_observations`
+tray to tray. Its clock is the log feed's (:func:`table_app.interpret.event_observations.log_observations`
 with the same ``step_s``), so a table simulator playing it over a pty and a camera (or the
 feed) playing the same log stay in step. ``jantaku table-sim --pty --script FILE`` plays it.
 """
@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from table_app.interpret.board_wall import board_wall_shown
+from table_app.interpret.event_observations import observation_counts
 from table_app.interpret.tray_debts import trays_for_scores
 from table_app.rules.events import Ankan, Daiminkan, EndKyoku, GameEvent, Kakan, Reach, StartKyoku, Tsumo
 from table_app.rules.fold import apply, new_game
 from table_app.rules.profiles import TENHOU, RuleProfile
 from table_app.rules.state import GameState, RiichiStage
-from table_app.runtime.log_feed import observation_counts
 
 STICK = 1000
 SIM_START_POINTS = 25_000  # what the simulator's trays hold before the first ``hand`` line

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from table_app.announce.announcement import Announcement
+from table_app.interpret.ruling import DONE, Ruling
 from table_app.interpret.session import Question
 from table_app.observations import LinkHealth, Observation
 from table_app.rules.events import GameEvent
@@ -31,7 +32,8 @@ class ObservationSource(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class CoreUpdate:
-    """One step of the core, after journaling: the game now, what was accepted, what to say."""
+    """One step of the core, after journaling: the game now, what was accepted, what to say, and
+    the ruling on what the step was asked (a refused correction, nothing to undo...)."""
 
     game_id: int | None
     state: GameState
@@ -42,6 +44,7 @@ class CoreUpdate:
     link: LinkHealth = LinkHealth.CONNECTING
     camera_ok: bool = True
     trays: tuple[int, ...] | None = None  # points per seat as the board last read them
+    ruling: Ruling = DONE
 
 
 class CoreListener(Protocol):

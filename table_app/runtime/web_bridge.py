@@ -3,8 +3,8 @@
 ``RuntimeViewFeed`` is a core listener: each update (after its events are journaled) becomes a
 ``TableView`` with the last announcement and the open question rendered in Japanese and
 English, the link's and camera's health and the trays as the board reads them.
-``RuntimeConsoleSink`` turns the console's commands into observations for the core thread and
-waits for it to act on them (the server calls it off its event loop).
+``RuntimeConsoleSink`` submits the console's commands to the core thread as observations; the
+core rules on each there, and the future the server awaits resolves to that ruling.
 """
 
 from __future__ import annotations
@@ -12,16 +12,17 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import Future
 
 from table_app.announce.announcement import Announcement, AnnouncementKind, announce
 from table_app.announce.catalogue import Language, render
 from table_app.domain.seat import Seat
 from table_app.domain.seat_names import BY_NUMBER, SeatNaming
-from table_app.interpret.correction import pond_discard
+from table_app.interpret.ruling import Ruling
 from table_app.interpret.session import Question
-from table_app.observations import ButtonPress, LinkHealth, ProfileChosen, RefereeButton, TileCorrected
+from table_app.observations import ButtonPress, LinkHealth, Observation, ProfileChosen, RefereeButton, TileCorrected
 from table_app.rules.fold import new_game
-from table_app.rules.profiles import PROFILES, RuleProfile
+from table_app.rules.profiles import RuleProfile
 from table_app.runtime.core import RefereeCore
 from table_app.runtime.ports import CoreUpdate
 from table_app.view.build import RuntimeExtras, build_view
@@ -30,7 +31,6 @@ from table_app.view.ports import (
     ChooseProfile,
     Confirm,
     ConsoleCommand,
-    ConsoleReply,
     CorrectTile,
     Undo,
     Unsubscribe,
@@ -109,62 +109,24 @@ class RuntimeViewFeed:
 
 
 class RuntimeConsoleSink:
-    """A ``ConsoleSink`` posting to the core thread and waiting until it has acted."""
+    """A ``ConsoleSink`` submitting each command to the core thread, which rules on it there."""
 
-    def __init__(self, core: RefereeCore, clock: Callable[[], float] = time.monotonic, wait_s: float = 5.0) -> None:
+    def __init__(self, core: RefereeCore, clock: Callable[[], float] = time.monotonic) -> None:
         self._core = core
         self._clock = clock
-        self._wait_s = wait_s
 
-    def submit(self, command: ConsoleCommand) -> ConsoleReply:
-        core = self._core
-        match command:
-            case Confirm():
-                core.post(ButtonPress(self._clock(), RefereeButton.CONFIRM))
-            case Undo():
-                if core.journal_seq == 0:
-                    return ConsoleReply(False, "nothing to undo")
-                core.post(ButtonPress(self._clock(), RefereeButton.UNDO))
-            case CorrectTile():
-                refusal = self._correctable(command)
-                if refusal:
-                    return ConsoleReply(False, refusal)
-                core.post(TileCorrected(self._clock(), command.tile, Seat(command.seat), command.index))
-                return self._acted(lambda: core.last_refusal)
-            case ChooseProfile():
-                return self._choose(command.name)
-        return self._acted(lambda: "")
+    def submit(self, command: ConsoleCommand) -> Future[Ruling]:
+        return self._core.submit(request_for(command, self._clock()))
 
-    def _acted(self, refusal: Callable[[], str]) -> ConsoleReply:
-        """Wait for the core to have acted; ``refusal`` then says why it did not do it ("": done)."""
-        try:
-            self._core.drain(self._wait_s)
-        except TimeoutError:
-            return ConsoleReply(False, "the referee core is busy; try again")
-        why = refusal()
-        return ConsoleReply(not why, why)
 
-    def _correctable(self, command: CorrectTile) -> str:
-        game = self._core.session.game
-        refusal = pond_discard(game, Seat(command.seat), command.index)
-        if refusal:
-            return refusal
-        assert game.hand is not None
-        read = game.hand.player(Seat(command.seat)).pond[command.index].tile
-        if read == command.tile:
-            return f"{game.seat_naming().en(command.seat)}'s discard {command.index + 1} is already {read}"
-        return ""
-
-    def _choose(self, name: str) -> ConsoleReply:
-        core = self._core
-        known = [p.name for p in PROFILES]
-        if name not in known:
-            return ConsoleReply(False, f"unknown rule profile {name!r} (one of {', '.join(known)})")
-        if core.session.game.profile.name == name:
-            return ConsoleReply(True, "already in use")
-        if core.session.game.hand is not None:
-            return ConsoleReply(False, "a hand is in play: the rule profile changes between hands only")
-        core.post(ProfileChosen(self._clock(), name))
-        return self._acted(
-            lambda: "" if core.session.game.profile.name == name else "a hand started first: change it between hands"
-        )
+def request_for(command: ConsoleCommand, at: float) -> Observation:
+    """What the console's ``command`` asks of the referee, as the observation the core steps."""
+    match command:
+        case Confirm():
+            return ButtonPress(at, RefereeButton.CONFIRM)
+        case Undo():
+            return ButtonPress(at, RefereeButton.UNDO)
+        case CorrectTile():
+            return TileCorrected(at, command.tile, Seat(command.seat), command.index)
+        case ChooseProfile():
+            return ProfileChosen(at, command.name)

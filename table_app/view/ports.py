@@ -3,15 +3,21 @@
 The runtime implements both ports; :mod:`table_app.web.replay_feed` implements them over a
 replayed log. They live here, beside the view and away from the web framework, so that the
 runtime can implement them without importing the server.
+
+A console command is a value handed to the sink; what comes back at once is a future that
+resolves to the referee's :class:`~table_app.interpret.ruling.Ruling` on it: accepted, or
+refused with its reason. The caller awaits it (or gives up waiting) without blocking a thread.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Protocol
 
 from table_app.domain.tile import Tile
+from table_app.interpret.ruling import Ruling
 from table_app.view.model import TableView
 
 #: Called with every new view, from whatever thread produced it; must return quickly.
@@ -58,15 +64,10 @@ class ChooseProfile:
 ConsoleCommand = Confirm | Undo | CorrectTile | ChooseProfile
 
 
-@dataclass(frozen=True, slots=True)
-class ConsoleReply:
-    accepted: bool
-    reason: str = ""  # why it was refused (or a note when accepted)
-
-
 class ConsoleSink(Protocol):
     """Where the referee console's commands go."""
 
-    def submit(self, command: ConsoleCommand) -> ConsoleReply:
-        """Act on ``command`` or refuse it with a reason. May block briefly (called off the event loop)."""
+    def submit(self, command: ConsoleCommand) -> Future[Ruling]:
+        """Hand ``command`` over without blocking; the future resolves to the ruling on it (never
+        to an exception: a refusal says why). Cancelling it before it is acted on drops it."""
         ...

@@ -31,7 +31,7 @@ def _who(state: GameState, seat: int) -> tuple[str, str]:
     return seats.ja(seat), seats.en(seat)
 
 
-def announce(state: GameState, event: GameEvent) -> AnnouncementText | None:
+def replay_announcement(state: GameState, event: GameEvent) -> AnnouncementText | None:
     """What to say after ``event`` brought the game to ``state``; ``None`` for silent events."""
     match event:
         case Reach(actor=actor):

@@ -9,7 +9,9 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 
+from table_app.interpret.ruling import DONE, Ruling, refused
 from table_app.rules.events import GameEvent
 from table_app.rules.fold import apply, new_game
 from table_app.rules.profiles import TENHOU, RuleProfile, profile_named
@@ -21,13 +23,12 @@ from table_app.view.ports import (
     ChooseProfile,
     Confirm,
     ConsoleCommand,
-    ConsoleReply,
     CorrectTile,
     Undo,
     Unsubscribe,
     ViewListener,
 )
-from table_app.web.replay_announcements import announce
+from table_app.web.replay_announcements import replay_announcement
 from table_app.web.subscribers import Subscribers
 
 logger = logging.getLogger(__name__)
@@ -78,7 +79,7 @@ class ReplayFeed:
             event = self._events[self._position]
             self._state = apply(self._state, event)
             self._position += 1
-            self._announcement = announce(self._state, event) or self._announcement
+            self._announcement = replay_announcement(self._state, event) or self._announcement
         self._publish()
         return True
 
@@ -102,7 +103,7 @@ class ReplayFeed:
         announcement = None
         for event in self._events[:position]:
             state = apply(state, event)
-            announcement = announce(state, event) or announcement
+            announcement = replay_announcement(state, event) or announcement
         self._profile, self._state, self._position, self._announcement = profile, state, position, announcement
 
     def _build(self) -> TableView:
@@ -124,7 +125,9 @@ class ReplayFeed:
 class ReplayConsole:
     """Console commands for a replay: confirm steps on, undo steps back, profiles refold.
 
-    Every command is recorded (``commands``) so tests can see what reached the sink.
+    Every command is recorded (``commands``) so tests can see what reached the sink. Commands
+    are acted on in order on one worker thread (a profile refolds the whole game so far: not on
+    the server's event loop).
     """
 
     def __init__(self, feed: ReplayFeed) -> None:
@@ -132,6 +135,7 @@ class ReplayConsole:
         self._lock = threading.Lock()
         self._commands: list[ConsoleCommand] = []
         self._corrections: list[CorrectTile] = []
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="replay-console")
 
     @property
     def commands(self) -> tuple[ConsoleCommand, ...]:
@@ -143,46 +147,49 @@ class ReplayConsole:
         with self._lock:
             return tuple(self._corrections)
 
-    def submit(self, command: ConsoleCommand) -> ConsoleReply:
+    def submit(self, command: ConsoleCommand) -> Future[Ruling]:
         with self._lock:
             self._commands.append(command)
-        reply = self._act(command)
-        logger.info("console %s: %s %s", command, "accepted" if reply.accepted else "refused", reply.reason)
-        return reply
+        return self._worker.submit(self._ruled, command)
 
-    def _act(self, command: ConsoleCommand) -> ConsoleReply:
+    def _ruled(self, command: ConsoleCommand) -> Ruling:
+        ruling = self._act(command)
+        logger.info("console %s: %s %s", command, "accepted" if ruling.accepted else "refused", ruling.reason)
+        return ruling
+
+    def _act(self, command: ConsoleCommand) -> Ruling:
         match command:
             case Confirm():
                 if self._feed.step():
-                    return ConsoleReply(True)
-                return ConsoleReply(False, "nothing to confirm: the log is over")
+                    return DONE
+                return refused("nothing to confirm: the log is over")
             case Undo():
                 if self._feed.step_back():
-                    return ConsoleReply(True)
-                return ConsoleReply(False, "nothing to undo: no event has been applied")
+                    return DONE
+                return refused("nothing to undo: no event has been applied")
             case CorrectTile():
                 return self._correct(command)
             case ChooseProfile(name=name):
                 try:
                     profile = profile_named(name)
                 except ValueError as error:
-                    return ConsoleReply(False, str(error))
+                    return refused(str(error))
                 try:
                     self._feed.use_profile(profile)
                 except ImpossibleEventError as error:
-                    return ConsoleReply(False, f"the game so far cannot be followed under {name}: {error}")
-                return ConsoleReply(True)
-        return ConsoleReply(False, f"unknown command {command!r}")
+                    return refused(f"the game so far cannot be followed under {name}: {error}")
+                return DONE
+        return refused(f"unknown command {command!r}")
 
-    def _correct(self, command: CorrectTile) -> ConsoleReply:
+    def _correct(self, command: CorrectTile) -> Ruling:
         view = self._feed.current()
         if not 0 <= command.seat < len(view.seats):
-            return ConsoleReply(False, f"no seat {command.seat} (the API's seats are 0-3)")
+            return refused(f"no seat {command.seat} (the API's seats are 0-3)")
         shown = view.seats[command.seat]
         who, pond, number = shown.label.en, shown.pond, command.index + 1
         if not 0 <= command.index < len(pond):
-            return ConsoleReply(False, f"{who} has no discard {number} ({len(pond)} in the pond)")
+            return refused(f"{who} has no discard {number} ({len(pond)} in the pond)")
         with self._lock:
             self._corrections.append(command)
         # A replayed log is right by definition: the correction is recorded, the log stays as it is.
-        return ConsoleReply(True, f"recorded: {who}'s discard {number} is {command.tile}")
+        return Ruling(True, f"recorded: {who}'s discard {number} is {command.tile}")

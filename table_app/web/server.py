@@ -26,8 +26,9 @@ from typing import Any, Final
 
 from aiohttp import web
 
+from table_app.interpret.ruling import Ruling, refused
 from table_app.rules.profiles import PROFILES
-from table_app.view.ports import ConsoleSink, ViewFeed
+from table_app.view.ports import ConsoleCommand, ConsoleSink, ViewFeed
 from table_app.web import log_limit
 from table_app.web.auth import ConsoleAuth, LoginThrottle, SessionPolicy, ThrottlePolicy
 from table_app.web.connection_guard import ConnectionGuard, ServerLimits
@@ -40,6 +41,8 @@ logger = logging.getLogger(__name__)
 STATIC: Final = Path(__file__).resolve().parent / "static"
 DEFAULT_HOST: Final = "127.0.0.1"
 _PAGES: Final = {"/": "display.html", "/overlay": "overlay.html", "/console": "console.html"}
+#: How long a console request waits for the referee's ruling before it is answered "busy".
+COMMAND_WAIT_S: Final = 5.0
 #: Request bodies larger than this are refused: console commands are a few dozen bytes.
 MAX_BODY: Final = 16 * 1024
 #: A static file's name: a file, or a file in one folder (``tiles/5m.png``); nothing else is looked up.
@@ -81,6 +84,15 @@ async def _security_headers(request: web.Request, response: web.StreamResponse) 
         response.headers.setdefault(name, value)
     if request.path.startswith(("/api/", "/console")):
         response.headers.setdefault("Cache-Control", "no-store")
+
+
+async def _ruling_on(sink: ConsoleSink, command: ConsoleCommand) -> Ruling:
+    """The referee's ruling on ``command``, awaited without holding the loop; a referee that
+    takes too long gets the command cancelled (if it has not started on it) and a refusal."""
+    try:
+        return await asyncio.wait_for(asyncio.wrap_future(sink.submit(command)), COMMAND_WAIT_S)
+    except TimeoutError:
+        return refused("the referee core is busy; try again")
 
 
 def create_app(
@@ -128,10 +140,9 @@ def create_app(
             command = command_for(request.match_info["action"], await request.read())
         except BadInputError as error:
             return json_error(400, str(error))
-        # The sink may block (the runtime hands the command to its core thread): keep the loop free.
-        reply = await asyncio.to_thread(sink.submit, command)
-        status = 200 if reply.accepted else 409  # refused by the referee logic, not a bad request
-        return web.json_response({"accepted": reply.accepted, "reason": reply.reason}, status=status)
+        ruling = await _ruling_on(sink, command)
+        status = 200 if ruling.accepted else 409  # refused by the referee logic, not a bad request
+        return web.json_response({"accepted": ruling.accepted, "reason": ruling.reason}, status=status)
 
     for path in _PAGES:
         app.router.add_get(path, page)

@@ -29,7 +29,7 @@ from firmware_bridge.messages import (
 )
 from firmware_bridge.observations import CommandAnswer, LinkState, LinkStatus, ReadingFlag, TrayReading
 from firmware_bridge.plausibility import GameLimits
-from firmware_bridge.session import LinkSession, SessionStep, Verdict
+from firmware_bridge.session import LinkAction, LinkSession, SessionStep
 from firmware_bridge.simulator import compose_tray
 
 CAL = default_calibration()
@@ -66,7 +66,7 @@ def connected(settings: LinkSettings | None = None) -> tuple[LinkSession, Board,
     opened = session.opened(0.0)
     board = Board()
     step = session.receive(board(HELLO), 0.01)
-    return session, board, SessionStep([*opened.observations, *step.observations], step.outgoing, step.verdict)
+    return session, board, SessionStep([*opened.observations, *step.observations], step.outgoing, step.action)
 
 
 def readings(step: SessionStep) -> list[TrayReading]:
@@ -91,7 +91,7 @@ def test_hello_is_repeated_then_the_link_is_lost_without_an_answer() -> None:
     assert session.tick(0.1).outgoing == b""
     assert FrameDecoder().feed(bytes(session.tick(0.3).outgoing))[0].message == RequestHello()  # type: ignore[union-attr]
     lost = session.tick(2.0)
-    assert lost.verdict is Verdict.RECONNECT
+    assert lost.action is LinkAction.RECONNECT
     assert "no HELLO" in lost.observations[0].detail  # type: ignore[union-attr]
 
 
@@ -100,9 +100,9 @@ def test_other_protocol_version_is_refused_with_a_clear_error() -> None:
     session.opened(0.0)
     hello = replace(HELLO, protocol_major=2)
     for seq in range(2):  # a board that speaks protocol 2 sends nothing else
-        assert session.receive(encode_frame(hello, seq, version=2), 0.1).verdict is Verdict.CONTINUE
+        assert session.receive(encode_frame(hello, seq, version=2), 0.1).action is LinkAction.CONTINUE
     step = session.receive(encode_frame(hello, 2, version=2), 0.2)
-    assert step.verdict is Verdict.REFUSED
+    assert step.action is LinkAction.REFUSED
     (status,) = step.observations
     assert isinstance(status, LinkStatus)
     assert status.state is LinkState.INCOMPATIBLE
@@ -114,7 +114,7 @@ def test_a_board_with_other_slots_is_refused() -> None:
     session = LinkSession(CAL, GameLimits(), LinkSettings())
     session.opened(0.0)
     step = session.receive(encode_frame(replace(HELLO, slots_per_tray=6), 0), 0.1)
-    assert step.verdict is Verdict.REFUSED
+    assert step.action is LinkAction.REFUSED
     assert "6 slots per tray" in step.observations[-1].detail  # type: ignore[union-attr]
 
 
@@ -194,16 +194,16 @@ def test_overfull_slot_inexact_slot_and_board_disagreement_are_flagged() -> None
 
 def test_silence_is_a_heartbeat_timeout() -> None:
     session, _board, _ = connected()
-    assert session.tick(1.0).verdict is Verdict.CONTINUE
+    assert session.tick(1.0).action is LinkAction.CONTINUE
     lost = session.tick(1.6)
-    assert lost.verdict is Verdict.RECONNECT
+    assert lost.action is LinkAction.RECONNECT
     assert "heartbeat timeout" in lost.observations[0].detail  # type: ignore[union-attr]
 
 
 def test_garbage_on_the_line_reconnects() -> None:
     session, _board, _ = connected(LinkSettings(garbage_limit=4))
     step = session.receive(b"\x00\x07\x01\x02\x00" * 4, 0.1)
-    assert step.verdict is Verdict.RECONNECT
+    assert step.action is LinkAction.RECONNECT
     assert "garbage" in step.observations[-1].detail  # type: ignore[union-attr]
 
 
@@ -222,7 +222,7 @@ def test_a_board_restart_is_reported_and_readings_start_afresh() -> None:
 def test_our_own_commands_echoed_back_are_ignored() -> None:
     session, _board, _ = connected()
     step = session.receive(encode_frame(RequestState(), 9) * 20, 0.1)
-    assert step.verdict is Verdict.CONTINUE
+    assert step.action is LinkAction.CONTINUE
     assert step.observations == []
 
 
@@ -231,8 +231,8 @@ def test_unknown_message_types_from_a_newer_minor_version_are_ignored_not_garbag
     payload = bytes([1, 0, 9, 0x7E, 1, 2])
     frame = b"\x00" + cobs_encode(payload + crc16_ccitt_false(payload).to_bytes(2, "big")) + b"\x00"
     step = session.receive(frame * 5, 1.4)
-    assert step.verdict is Verdict.CONTINUE
-    assert session.tick(2.0).verdict is Verdict.CONTINUE  # they count as signs of life
+    assert step.action is LinkAction.CONTINUE
+    assert session.tick(2.0).action is LinkAction.CONTINUE  # they count as signs of life
 
 
 def test_an_answer_to_a_command_is_reported_and_keeps_the_sequence() -> None:
@@ -257,7 +257,7 @@ def test_a_hello_announcing_another_major_version_is_refused_even_in_a_v1_frame(
     session = LinkSession(CAL, GameLimits(), LinkSettings())
     session.opened(0.0)
     step = session.receive(encode_frame(replace(HELLO, protocol_major=3, protocol_minor=1), 0), 0.1)
-    assert step.verdict is Verdict.REFUSED
+    assert step.action is LinkAction.REFUSED
     assert "protocol 3.1" in step.observations[-1].detail  # type: ignore[union-attr]
 
 
@@ -275,7 +275,7 @@ def test_a_noise_frame_of_another_version_that_passes_the_crc_is_counted_and_ski
     session.receive(board(state(), state()), 0.1)
     noise = encode_frame(Heartbeat(0, BoardFlag(0)), 0x1234, version=0x5A)  # CRC-valid, from nowhere
     step = session.receive(noise + board(WallChanged(1, 60, 0), WallChanged(1, 60, 0)) + noise, 0.2)
-    assert step.verdict is Verdict.CONTINUE
+    assert step.action is LinkAction.CONTINUE
     assert [r.wall for r in readings(step)] == [60]  # the link read on, nothing lost
     assert not any(isinstance(o, LinkStatus) for o in step.observations)
     assert session.running
@@ -284,5 +284,5 @@ def test_a_noise_frame_of_another_version_that_passes_the_crc_is_counted_and_ski
     # interleaved with good frames they never add up to a refusal
     for at in range(10):
         step = session.receive(noise + board(Heartbeat(1, BoardFlag(0))), 0.3 + at * 0.1)
-        assert step.verdict is Verdict.CONTINUE
+        assert step.action is LinkAction.CONTINUE
     assert session.counters.other_version == 12

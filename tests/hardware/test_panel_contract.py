@@ -13,13 +13,13 @@ from gpiozero.pins.mock import MockFactory
 from hardware.panel import (
     ILLEGAL_ACT_BEEP,
     BeepPattern,
-    ButtonPressed,
     GpioPanel,
     LinkLight,
     Panel,
     PanelButton,
     PanelConfigError,
     PanelPins,
+    PanelPress,
     RecordingPanel,
 )
 from table_app.domain.seat import Seat
@@ -43,14 +43,14 @@ def eventually(predicate: Callable[[], bool], timeout: float = 2.0) -> bool:
 @dataclass
 class Rig:
     panel: Panel
-    presses: queue.Queue[ButtonPressed]
+    presses: queue.Queue[PanelPress]
     press: Callable[[PanelButton], None]
     buzzer_sounded: Callable[[], bool]
 
 
 def gpio_rig() -> Iterator[Rig]:
     factory = MockFactory()
-    presses: queue.Queue[ButtonPressed] = queue.Queue()
+    presses: queue.Queue[PanelPress] = queue.Queue()
     panel = GpioPanel(PINS, presses.put, pin_factory=factory, clock=lambda: 42.0)
     pin_of = {PanelButton.CONFIRM: PINS.confirm, PanelButton.UNDO: PINS.undo, PanelButton.ATTENTION: PINS.attention}
 
@@ -68,7 +68,7 @@ def gpio_rig() -> Iterator[Rig]:
 
 
 def fake_rig() -> Iterator[Rig]:
-    presses: queue.Queue[ButtonPressed] = queue.Queue()
+    presses: queue.Queue[PanelPress] = queue.Queue()
     panel = RecordingPanel(presses.put, clock=lambda: 42.0)
     yield Rig(panel, presses, panel.press, lambda: bool(panel.beeps))
 
@@ -81,7 +81,7 @@ def rig(request: pytest.FixtureRequest) -> Iterator[Rig]:
 @pytest.mark.parametrize("button", list(PanelButton))
 def test_a_press_is_posted_once_with_the_clock(rig, button):
     rig.press(button)
-    assert rig.presses.get(timeout=1) == ButtonPressed(button, 42.0)
+    assert rig.presses.get(timeout=1) == PanelPress(button, 42.0)
     assert rig.presses.empty()
 
 

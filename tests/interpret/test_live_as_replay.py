@@ -11,10 +11,10 @@ from table_app.announce.endings import hand_ending
 from table_app.domain.notation import parse_tiles
 from table_app.domain.seat import Seat
 from table_app.interpret import TableSetup, new_session
+from table_app.interpret.event_observations import FeedOptions, log_observations
 from table_app.rules.events import Chombo, DrawKind, EndKyoku, GameEvent, Ryukyoku, ShownHand
 from table_app.rules.fold import replay
 from table_app.rules.profiles import JPML, JUN, MLEAGUE, TENHOU, RuleProfile
-from table_app.runtime.log_feed import FeedOptions, log_observations
 from tests.interpret.helpers import Table
 from tests.rules.game.scenario import go_around, riichi, ron, start
 

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from table_app.announce import AnnouncementKind
 from table_app.interpret import RefereeSession, TableSetup
+from table_app.interpret.event_observations import FeedOptions, log_observations
 from table_app.interpret.session import SETTLE_S
 from table_app.logs import read_log
 from table_app.observations import Tick
@@ -14,7 +15,6 @@ from table_app.rules.check import profile_for_log
 from table_app.rules.events import StartKyoku
 from table_app.rules.fold import replay
 from table_app.rules.profiles import TENHOU
-from table_app.runtime.log_feed import FeedOptions, log_observations
 from tests.interpret.helpers import FALSE_ALARMS, Table
 
 

@@ -10,11 +10,11 @@ from table_app.announce import AnnouncementKind
 from table_app.domain.notation import parse_tiles
 from table_app.domain.seat import Seat
 from table_app.interpret import TableSetup, new_session
+from table_app.interpret.event_observations import FeedOptions, log_observations
 from table_app.rules.check import check_game
 from table_app.rules.events import DrawKind, EndKyoku, GameEvent, Reach, Ryukyoku, ShownHand
 from table_app.rules.profiles import JPML, JUN, MLEAGUE, TENHOU, RuleProfile
 from table_app.rules.record import GameLog
-from table_app.runtime.log_feed import FeedOptions, log_observations
 from tests.interpret.helpers import Table
 from tests.rules.game.scenario import chi, discard, draw, go_around, pon, riichi, ron, start
 

@@ -7,6 +7,7 @@ from table_app.announce import AnnouncementKind
 from table_app.domain.notation import parse_mjai, parse_tiles
 from table_app.domain.seat import Seat
 from table_app.domain.tile import UNKNOWN
+from table_app.interpret.event_observations import FeedOptions, log_observations
 from table_app.logs import read_log
 from table_app.observations import (
     ButtonPress,
@@ -24,7 +25,6 @@ from table_app.observations import (
     TraysRead,
 )
 from table_app.rules.events import Ankan, Chombo, Dahai, Tsumo
-from table_app.runtime.log_feed import FeedOptions, log_observations
 from tests.interpret.helpers import Table
 
 M1, M3, P9 = parse_mjai("1m"), parse_mjai("3m"), parse_mjai("9p")
@@ -136,12 +136,18 @@ def test_a_discard_out_of_turn_is_a_question():
     assert "out of turn" in said[0].text_param("topic")
 
 
-def test_trays_after_a_hand_complete_or_off(logs_dir):
+def _first_hand_ended(logs_dir) -> Table:
+    """A real game's first hand, board and all, up to the referee's CONFIRM that ends it."""
     game = read_log(sorted((logs_dir / "tenhou6_json").iterdir())[0])[0]
     observations = list(log_observations(game.events, options=FeedOptions(trays=True)))
     confirm = next(i for i, o in enumerate(observations) if isinstance(o, ButtonPress))
     table = Table()
     table.see(*observations[: confirm + 1])
+    return table
+
+
+def test_trays_after_a_hand_complete_or_off(logs_dir):
+    table = _first_hand_ended(logs_dir)
     scores = table.session.game.scores
     off = (scores[0], scores[1], scores[2] - 1000, scores[3])
     assert table.see(TraysRead(9.0, off, 0, 0)) == []  # payments may still be going on
@@ -160,11 +166,7 @@ def test_trays_after_a_hand_complete_or_off(logs_dir):
 def test_payments_complete_when_the_next_hands_riichi_stick_is_already_down(logs_dir):
     # Found with `jantaku demo --fast`: the board ran ahead of the camera, and the next hand's
     # riichi stick was on the deposit before the referee saw the sideways tile.
-    game = read_log(sorted((logs_dir / "tenhou6_json").iterdir())[0])[0]
-    observations = list(log_observations(game.events, options=FeedOptions(trays=True)))
-    confirm = next(i for i, o in enumerate(observations) if isinstance(o, ButtonPress))
-    table = Table()
-    table.see(*observations[: confirm + 1])
+    table = _first_hand_ended(logs_dir)
     scores = table.session.game.scores
     dealer = table.session.game.next_hand.oya
     table.see(HandStarted(9.0), DoraRevealed(9.0, parse_mjai("5s")))

@@ -53,7 +53,7 @@ def test_an_uncertain_discard_is_corrected_from_the_console():
     table.deal(parse_mjai("5s"))
     table.see(PondTileAdded(1.0, Seat.S0, M1, confidence=0.35))
     decision = step(table.session, TileCorrected(2.0, M3))
-    # The last discard is named: the core refolds the hand from it, as 3m.
+    # The last discard is named: the core replays the hand from it, as 3m.
     assert decision.correction == TileCorrected(2.0, M3, Seat.S0, 0)
 
 

@@ -9,7 +9,7 @@ import pytest
 from table_app.domain.notation import parse_mjai
 from table_app.domain.seat import Seat
 from table_app.logs import read_log
-from table_app.rules.events import Chombo, DrawKind, Hora, Ryukyoku, ShownHand
+from table_app.rules.events import Chombo, DrawKind, Hora, ProfileChange, Ryukyoku, ShownHand
 from table_app.rules.mjai_codec import EventCodecError, decode_event, encode_event, event_to_mjai
 
 
@@ -41,6 +41,8 @@ def test_table_additions_round_trip():
         Ryukyoku(DrawKind.EXHAUSTIVE, (ShownHand(Seat.S2, hand),)),
         Ryukyoku(DrawKind.NINE_TERMINALS, (), Seat.S0),
         Chombo(Seat.S2, "false_win"),
+        ProfileChange("jpml"),
+        ProfileChange("tenhou+east+no_red"),
     ):
         assert decode_event(encode_event(event)) == event
 
@@ -58,6 +60,7 @@ def test_unknown_tiles_are_question_marks():
         ('{"type":"nonsense"}', "unknown event type"),
         ('{"type":"dahai","actor":1}', "bad dahai"),
         ('{"type":"tsumo","actor":1,"pai":"9z"}', "bad tsumo"),
+        ('{"type":"profile_change","profile":"house"}', "bad profile_change.*unknown rule profile 'house'"),
     ],
 )
 def test_bad_text_is_a_codec_error(text, named):

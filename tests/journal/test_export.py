@@ -108,17 +108,16 @@ def test_export_of_an_unknown_game_names_it(kept, capsys):
 def test_a_profile_changed_between_hands_is_exported_as_played(tmp_path, logs_dir):
     import json
 
-    from table_app.journal.refold import fold
-    from table_app.rules.events import EndKyoku
+    from table_app.rules.events import EndKyoku, ProfileChange
 
     game = read_log(sorted((logs_dir / "tenhou6_json").iterdir())[0])[0]
     end = next(i for i, e in enumerate(game.events) if isinstance(e, EndKyoku))
     store = GameStore(tmp_path / "table.db")
     number = store.new_game(TENHOU.name, ("",) * 4, (25000,) * 4, at=0.0)
     store.append_all(number, game.events[: end + 1], at=0.0)
-    store.change_profile(number, "jpml", at=1.0)  # from the second hand on
+    store.append(number, ProfileChange("jpml"), at=1.0)  # from the second hand on
     store.append_all(number, game.events[end + 1 :], at=2.0)
-    played = fold(store.events(number), store.profile_changes(number), TENHOU)
+    played = replay((entry.event for entry in store.events(number)), TENHOU)
     store.close()
     assert played.scores != replay(game.events, TENHOU).scores  # the rules changed the outcome
     out = tmp_path / "game.mjai"

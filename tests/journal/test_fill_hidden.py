@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from table_app.domain.tile import UNKNOWN
 from table_app.interpret import TableSetup, new_session, step
+from table_app.interpret.event_observations import FeedOptions, log_observations
 from table_app.journal.fill_hidden import fill_hidden
 from table_app.journal.tenhou_export import tenhou6_game
 from table_app.logs import read_log
@@ -16,7 +17,6 @@ from table_app.rules.check import check_game, profile_for_log
 from table_app.rules.events import Dahai, Dora, Hora, Ryukyoku, StartGame, StartKyoku, Tsumo
 from table_app.rules.fold import replay
 from table_app.rules.profiles import TENHOU
-from table_app.runtime.log_feed import FeedOptions, log_observations
 
 
 def _refereed(game):

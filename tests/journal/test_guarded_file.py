@@ -159,7 +159,7 @@ def _other_database(path: Path) -> None:
 def _newer_journal(path: Path) -> None:
     _journal_with_a_game(path)
     connection = sqlite3.connect(path)
-    connection.execute("PRAGMA user_version=3")
+    connection.execute("PRAGMA user_version=4")
     connection.close()
 
 
@@ -177,7 +177,7 @@ def _damaged_journal(path: Path) -> None:
 
 CASES = {
     "another database": (_other_database, "a SQLite database but not a jantaku journal (games lacks"),
-    "a newer journal": (_newer_journal, "a journal of a newer jantaku (version 3; this one keeps up to 2)"),
+    "a newer journal": (_newer_journal, "a journal of a newer jantaku (version 4; this one keeps up to 3)"),
     "a damaged journal": (_damaged_journal, "damaged ("),
     "not SQLite": (lambda p: p.write_bytes(b"PK\x03\x04 a zip, say" * 100), "not a SQLite file"),
 }

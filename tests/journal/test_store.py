@@ -129,47 +129,129 @@ def test_a_correction_stands_in_place_of_the_misread_event(tmp_path, real_game):
     assert kinds[12:] == ["correct", "undo", "undo", "event"]  # nothing rewritten or deleted
 
 
-def test_profile_changes_are_journaled_and_folded_where_they_were_made(tmp_path, real_game):
-    from table_app.journal.refold import fold
-    from table_app.rules.events import EndKyoku
+def test_a_profile_change_is_an_event_folded_where_it_was_made(tmp_path, real_game):
+    from table_app.rules.events import EndKyoku, ProfileChange
 
     store = GameStore(tmp_path / "table.db")
     game = store.new_game(TENHOU.name, ("",) * 4, (25000,) * 4, at=0.0)
     end = next(i for i, e in enumerate(real_game.events) if isinstance(e, EndKyoku))
     store.append_all(game, real_game.events[: end + 1], at=1.0)
-    store.change_profile(game, "jpml", at=2.0)
-    assert [(c.seq, c.profile) for c in store.profile_changes(game)] == [(end + 2, "jpml")]
-    assert [e.event for e in store.events(game)] == list(real_game.events[: end + 1])  # not an event
-    state = fold(store.events(game), store.profile_changes(game), TENHOU)
+    store.append(game, ProfileChange("jpml"), at=2.0)
+    effective = store.events(game)
+    assert [e.event for e in effective] == [*real_game.events[: end + 1], ProfileChange("jpml")]
+    assert effective[-1].seq == end + 2
+    state = replay((e.event for e in effective), TENHOU)  # the rules core's own fold, nothing of the journal's
     assert state.profile.name == "jpml"
     assert state.results == replay(real_game.events[: end + 1]).results
 
 
-def test_a_version_1_file_is_migrated_with_its_rows_unchanged(tmp_path, real_game):
-    path = tmp_path / "old.db"
-    old = sqlite3.connect(path, isolation_level=None)
-    old.executescript(
-        """
+#: How the tables a journal of an older schema version began (later versions only add to them).
+_OLD_SCHEMA = {
+    1: """
         CREATE TABLE games (id INTEGER PRIMARY KEY, started_at REAL NOT NULL, profile TEXT NOT NULL,
             names TEXT NOT NULL, hands INTEGER NOT NULL DEFAULT 0, scores TEXT NOT NULL, points TEXT,
             finished INTEGER NOT NULL DEFAULT 0);
         CREATE TABLE journal (game INTEGER NOT NULL REFERENCES games(id), seq INTEGER NOT NULL,
-            at REAL NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('event', 'undo')), body TEXT,
+            at REAL NOT NULL, kind TEXT NOT NULL CHECK (kind IN ({kinds})), body TEXT,
             undoes INTEGER, PRIMARY KEY (game, seq)) WITHOUT ROWID;
-        PRAGMA user_version=1;
-        """
-    )
+    """,
+    2: """
+        CREATE TABLE hands (game INTEGER NOT NULL REFERENCES games(id), number INTEGER NOT NULL,
+            label TEXT NOT NULL, ending TEXT NOT NULL, deltas TEXT NOT NULL, winners TEXT NOT NULL,
+            PRIMARY KEY (game, number)) WITHOUT ROWID;
+        CREATE TABLE imports (key TEXT PRIMARY KEY, game INTEGER NOT NULL REFERENCES games(id),
+            source TEXT NOT NULL, imported_at REAL NOT NULL) WITHOUT ROWID;
+    """,
+}
+_OLD_KINDS = {1: "'event', 'undo'", 2: "'event', 'undo', 'correct', 'profile'"}
+
+
+def _old_journal(path, version: int, rows: list[tuple[float, str, str | None, int | None]]) -> list[tuple]:
+    """A journal as jantaku wrote it at schema ``version`` (1 or 2): one game holding ``rows``
+    (at, kind, body, undoes) as sequence numbers 1, 2, 3...; returns the journal's rows as written."""
+    tables = "".join(_OLD_SCHEMA[v] for v in range(1, version + 1)).format(kinds=_OLD_KINDS[version])
+    old = sqlite3.connect(path, isolation_level=None)
+    old.executescript(f"{tables} PRAGMA user_version={version};")
     old.execute("INSERT INTO games (started_at, profile, names, scores) VALUES (0, 'tenhou', '[]', '[]')")
+    for seq, row in enumerate(rows, start=1):
+        old.execute("INSERT INTO journal VALUES (1, ?, ?, ?, ?, ?)", (seq, *row))
+    written = old.execute("SELECT * FROM journal ORDER BY seq").fetchall()
+    old.close()
+    return written
+
+
+def _version_2_journal(path, events, profile_row_after: int) -> list[tuple]:
+    """Version 2 kept a profile change as a ``profile`` row of its own."""
     from table_app.rules.mjai_codec import encode_event
 
-    for seq, event in enumerate(real_game.events[:5], start=1):
-        old.execute("INSERT INTO journal VALUES (1, ?, 1.0, 'event', ?, NULL)", (seq, encode_event(event)))
-    old.execute("INSERT INTO journal VALUES (1, 6, 2.0, 'undo', NULL, 5)")
-    before = old.execute("SELECT * FROM journal ORDER BY seq").fetchall()
-    old.close()
+    rows = [(1.0, "event", encode_event(e), None) for e in events]
+    return _old_journal(
+        path, 2, [*rows[:profile_row_after], (1.0, "profile", '{"profile": "jpml"}', None), *rows[profile_row_after:]]
+    )
+
+
+def test_a_version_2_journal_opens_and_folds_as_it_did(tmp_path, real_game):
+    """A profile change kept as version 2's own row is read as the same event, in its place:
+    the game folds exactly as a version 3 journal of the same game does."""
+    from table_app.rules.events import EndKyoku, ProfileChange
+
+    end = next(i for i, e in enumerate(real_game.events) if isinstance(e, EndKyoku))
+    path = tmp_path / "old.db"
+    rows_before = _version_2_journal(path, real_game.events, end + 1)
+    as_played = [*real_game.events[: end + 1], ProfileChange("jpml"), *real_game.events[end + 1 :]]
+
+    reader = GameStore(path, read_only=True)  # jantaku games / export: not a byte written
+    assert [e.event for e in reader.events(1)] == as_played
+    assert [e.seq for e in reader.events(1)] == list(range(1, len(as_played) + 1))
+    reader.close()
+
+    writer = GameStore(path)
+    old_fold = replay((e.event for e in writer.events(1)), TENHOU)
+    new = GameStore(tmp_path / "new.db")
+    game = new.new_game(TENHOU.name, ("",) * 4, (25000,) * 4, at=0.0)
+    new.append_all(game, as_played, at=1.0)
+    assert old_fold == replay((e.event for e in new.events(game)), TENHOU)
+    assert old_fold.profile.name == "jpml"
+    assert old_fold.scores != replay(real_game.events, TENHOU).scores  # the change is felt
+    writer.undo(1, at=2.0)  # old rows stay as they were; new ones are the new form
+    connection = sqlite3.connect(path)
+    assert connection.execute("SELECT * FROM journal WHERE seq <= ? ORDER BY seq", (len(rows_before),)).fetchall() == (
+        rows_before
+    )
+    assert connection.execute("PRAGMA user_version").fetchone()[0] == 3
+
+
+def test_a_version_2_profile_row_taken_back_is_no_longer_in_force(tmp_path, real_game):
+    from table_app.rules.events import EndKyoku
+
+    end = next(i for i, e in enumerate(real_game.events) if isinstance(e, EndKyoku))
+    path = tmp_path / "old.db"
+    _version_2_journal(path, real_game.events[: end + 1], end + 1)  # the change is the last row
+    store = GameStore(path)
+    assert store.undo(1, at=2.0).undoes == end + 2
+    assert replay((e.event for e in store.events(1)), TENHOU).profile.name == "tenhou"
+
+
+def test_a_damaged_version_2_profile_row_is_named(tmp_path, real_game):
+    path = tmp_path / "old.db"
+    _version_2_journal(path, real_game.events[:3], 3)
+    connection = sqlite3.connect(path)
+    connection.execute("UPDATE journal SET body = '{}' WHERE kind = 'profile'")
+    connection.commit()
+    connection.close()
+    with pytest.raises(JournalCorruptError, match="a profile row without a profile"):
+        GameStore(path, read_only=True).events(1)
+
+
+def test_a_version_1_file_is_migrated_with_its_rows_unchanged(tmp_path, real_game):
+    from table_app.rules.mjai_codec import encode_event
+
+    path = tmp_path / "old.db"
+    events = [(1.0, "event", encode_event(event), None) for event in real_game.events[:5]]
+    before = _old_journal(path, 1, [*events, (2.0, "undo", None, 5)])
     store = GameStore(path)
     assert [e.event for e in store.events(1)] == list(real_game.events[:4])
-    store.change_profile(1, "mleague", at=3.0)  # the new kinds are accepted now
+    store.correct(1, [(1, real_game.events[0])], at=3.0)  # the new kinds are accepted now
     connection = sqlite3.connect(path)
     assert connection.execute("SELECT * FROM journal WHERE seq <= 6 ORDER BY seq").fetchall() == before
-    assert connection.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert connection.execute("PRAGMA user_version").fetchone()[0] == 3

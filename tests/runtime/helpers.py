@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import queue
 
+from table_app.domain.notation import parse_mjai
+from table_app.domain.seat import Seat
 from table_app.interpret import TableSetup, new_session, step
+from table_app.interpret.event_observations import FeedOptions, log_observations
 from table_app.logs import read_log
+from table_app.observations import DoraRevealed, HandStarted, Observation, PondTileAdded
 from table_app.rules.check import profile_for_log
 from table_app.rules.events import GameEvent, StartKyoku
 from table_app.rules.profiles import TENHOU
-from table_app.runtime.log_feed import FeedOptions, log_observations
 from table_app.runtime.ports import CoreUpdate
 
 
@@ -25,6 +28,14 @@ def setup_for(game) -> TableSetup:
 
 def observations_of(game, *, trays: bool = True):
     return list(log_observations(game.events, setup_for(game).profile, FeedOptions(trays=trays)))
+
+
+def hand_in_play(*discards: str) -> tuple[Observation, ...]:
+    """A hand dealt (indicator 5s) and ``discards`` (mjai tiles) thrown in turn from the dealer,
+    one a second: a small table for the console to correct and undo on."""
+    dealt = (HandStarted(0.0), DoraRevealed(0.0, parse_mjai("5s")))
+    thrown = (PondTileAdded(float(i + 1), Seat(i % 4), parse_mjai(tile)) for i, tile in enumerate(discards))
+    return (*dealt, *thrown)
 
 
 def uninterrupted_events(game) -> list[GameEvent]:

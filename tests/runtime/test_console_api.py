@@ -11,15 +11,14 @@ from dataclasses import dataclass
 import pytest
 
 from table_app.domain.notation import parse_mjai
-from table_app.domain.seat import Seat
 from table_app.interpret import TableSetup
 from table_app.journal import GameStore
-from table_app.observations import ButtonPress, DoraRevealed, HandStarted, PondTileAdded
+from table_app.observations import ButtonPress, DoraRevealed, HandStarted
 from table_app.runtime.core import RefereeCore
 from table_app.runtime.web_bridge import RuntimeConsoleSink, RuntimeViewFeed
 from table_app.web.background import BackgroundWebServer
 from table_app.web.server import create_app
-from tests.runtime.helpers import first_game, observations_of, setup_for
+from tests.runtime.helpers import first_game, hand_in_play, observations_of, setup_for
 from tests.web.http_client import call
 
 TOKEN = "console-test-token"
@@ -49,13 +48,7 @@ def _serve(tmp_path, setup: TableSetup) -> Table:
 @pytest.fixture
 def table(tmp_path) -> Iterator[Table]:
     served = _serve(tmp_path, TableSetup())
-    for observation in (
-        HandStarted(0.0),
-        DoraRevealed(0.0, parse_mjai("5s")),
-        PondTileAdded(1.0, Seat.S0, parse_mjai("1m")),
-        PondTileAdded(2.0, Seat.S1, parse_mjai("9p")),
-        PondTileAdded(3.0, Seat.S2, parse_mjai("E")),
-    ):
+    for observation in hand_in_play("1m", "9p", "E"):
         served.core.post(observation)
     served.core.drain()
     try:
@@ -113,22 +106,37 @@ def test_the_profile_is_refused_mid_hand_with_a_clear_message(table):
     assert call(f"{table.server.url}/api/profiles").json()["current"] == "tenhou"
 
 
-def test_the_profile_changes_between_hands_journaled_and_kept_on_restart(tmp_path, logs_dir):
+@dataclass
+class AfterFirstHand:
+    """A real game's first hand played to its end through the console's server."""
+
+    served: Table
+    setup: TableSetup
+    rest: list  # the game's observations after that hand's CONFIRM
+
+
+def _after_first_hand(tmp_path, logs_dir) -> AfterFirstHand:
     game = first_game(logs_dir)
     setup = setup_for(game)
     observations = observations_of(game)
     first_end = next(i for i, o in enumerate(observations) if isinstance(o, ButtonPress))
     served = _serve(tmp_path, setup)
+    for observation in observations[: first_end + 1]:
+        served.core.post(observation)
+    served.core.drain()
+    return AfterFirstHand(served, setup, observations[first_end + 1 :])
+
+
+def test_the_profile_changes_between_hands_journaled_and_kept_on_restart(tmp_path, logs_dir):
+    played = _after_first_hand(tmp_path, logs_dir)
+    served, setup = played.served, played.setup
     try:
-        for observation in observations[: first_end + 1]:
-            served.core.post(observation)
-        served.core.drain()
         assert served.core.session.game.hand is None  # between hands
         reply = served.post("profile", {"name": "jpml"})
         assert (reply.status, reply.json()["accepted"]) == (200, True)
         assert call(f"{served.server.url}/api/profiles").json()["current"] == "jpml"
         assert served.state()["announcement"]["en"] == "Rules from the next hand: jpml"
-        for observation in observations[first_end + 1 : first_end + 4]:  # the next hand starts under it
+        for observation in played.rest[:3]:  # the next hand starts under it
             served.core.post(observation)
         served.core.drain()
         assert served.core.session.game.hand is not None
@@ -137,8 +145,8 @@ def test_the_profile_changes_between_hands_journaled_and_kept_on_restart(tmp_pat
     finally:
         served.server.stop()
         served.core.stop()
-    kinds = [k for (k,) in sqlite3.connect(tmp_path / "table.db").execute("SELECT kind FROM journal ORDER BY seq")]
-    assert kinds.count("profile") == 1
+    bodies = [b for (b,) in sqlite3.connect(tmp_path / "table.db").execute("SELECT body FROM journal ORDER BY seq")]
+    assert bodies.count('{"type":"profile_change","profile":"jpml"}') == 1  # an event of the game
     resumed = RefereeCore(GameStore(tmp_path / "table.db"), setup)
     assert resumed.session.game.profile.name == "jpml"
     assert resumed.session.setup.profile.name == "jpml"
@@ -154,6 +162,21 @@ def test_a_profile_chosen_before_the_first_hand_is_the_games(tmp_path):
         served.core.drain()
         assert served.core._store.game(served.core.game_id).profile == "mleague"
         assert served.state()["profile"] == "mleague"
+    finally:
+        served.server.stop()
+        served.core.stop()
+
+
+def test_an_undo_after_a_profile_change_takes_the_change_back(tmp_path, logs_dir):
+    played = _after_first_hand(tmp_path, logs_dir)
+    served, setup = played.served, played.setup
+    try:
+        assert served.post("profile", {"name": "jpml"}).status == 200
+        assert served.post("undo", {}).status == 200  # the change is the last event: it is taken back
+        assert served.state()["profile"] == setup.profile.name
+        assert served.core.session.setup.profile == setup.profile  # the next deal is under it too
+        kinds = [k for (k,) in sqlite3.connect(tmp_path / "table.db").execute("SELECT kind FROM journal ORDER BY seq")]
+        assert kinds[-2:] == ["event", "undo"]
     finally:
         served.server.stop()
         served.core.stop()

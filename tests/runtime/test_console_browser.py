@@ -9,11 +9,11 @@ from table_app.domain.notation import parse_mjai
 from table_app.domain.seat import Seat
 from table_app.interpret import TableSetup
 from table_app.journal import GameStore
-from table_app.observations import DoraRevealed, HandStarted, PondTileAdded
 from table_app.runtime.core import RefereeCore
 from table_app.runtime.web_bridge import RuntimeConsoleSink, RuntimeViewFeed
 from table_app.web.background import BackgroundWebServer
 from table_app.web.server import create_app
+from tests.runtime.helpers import hand_in_play
 from tests.web.browser import headless_chromium, screenshot_path, wait_until
 
 TOKEN = "browser-console-token"
@@ -37,15 +37,7 @@ def test_the_console_corrects_an_older_pond_tile_and_shows_a_refusal(tmp_path):
     server = BackgroundWebServer(create_app(feed, RuntimeConsoleSink(core), TOKEN))
     server.start()
     try:
-        for observation in (
-            HandStarted(0.0),
-            DoraRevealed(0.0, parse_mjai("5s")),
-            PondTileAdded(1.0, Seat.S0, parse_mjai("1m")),
-            PondTileAdded(2.0, Seat.S1, parse_mjai("9p")),
-            PondTileAdded(3.0, Seat.S2, parse_mjai("E")),
-            PondTileAdded(4.0, Seat.S3, parse_mjai("C")),
-            PondTileAdded(5.0, Seat.S0, parse_mjai("4s")),
-        ):
+        for observation in hand_in_play("1m", "9p", "E", "C", "4s"):
             core.post(observation)
         core.drain()
         with headless_chromium() as browser:

@@ -1,5 +1,5 @@
 """A misread discard corrected from the console, anywhere in the hand: journaled as its own
-record, the hand refolded and re-judged (a win that becomes furiten, or valid), undo and resume."""
+record, the hand replayed and re-judged (a win that becomes furiten, or valid), undo and resume."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from table_app.domain.notation import parse_tiles
 from table_app.domain.seat import Seat
 from table_app.interpret import TableSetup
 from table_app.journal import GameStore
-from table_app.journal.refold import fold
 from table_app.observations import (
     ButtonPress,
     DoraRevealed,
@@ -21,6 +20,7 @@ from table_app.observations import (
     TileCorrected,
 )
 from table_app.rules.events import Chombo, Dahai, Hora
+from table_app.rules.fold import replay
 from table_app.rules.profiles import TENHOU
 from table_app.runtime.core import RefereeCore
 
@@ -69,7 +69,7 @@ def test_an_older_discard_is_corrected_in_place_and_journaled_as_its_own_record(
     changed = [(old, new) for old, new in zip(before, after, strict=True) if old != new]
     assert changed == [(Dahai(Seat.S1, S1, False), Dahai(Seat.S1, S2, False))]
     assert _kinds(tmp_path / "table.db")[-1] == "correct"
-    assert core.session.game == fold(core._store.events(core.game_id), (), TENHOU)
+    assert core.session.game == replay((e.event for e in core._store.events(core.game_id)), TENHOU)
 
 
 def test_a_win_that_the_correction_makes_furiten_is_announced_and_put_to_the_referee(tmp_path):

@@ -11,7 +11,7 @@ import pytest
 from table_app.cli import main
 from table_app.cli.doctor_command import run
 from table_app.runtime.config import parse_config
-from table_app.runtime.doctor import MIN_FREE_BYTES, examine
+from table_app.runtime.doctor import MIN_FREE_BYTES, check_table
 
 ROOT = Path(__file__).resolve().parents[2]
 HOME = Path("/home/pi/jantaku")
@@ -96,11 +96,11 @@ def _config(text: str = CONFIG):
 
 
 def _verdicts(pi: MadeUpPi, text: str = CONFIG) -> dict[str, tuple[bool, str]]:
-    return {f.check: (f.ok, f.line()) for f in examine(_config(text), pi)}
+    return {f.check: (f.ok, f.line()) for f in check_table(_config(text), pi)}
 
 
 def test_a_pi_set_up_as_install_pi_leaves_it_passes_every_check(tmp_path, capsys):
-    findings = examine(_config(), MadeUpPi())
+    findings = check_table(_config(), MadeUpPi())
     assert [f.check for f in findings] == ["camera", "serial", "gpio", "display", "disk", "clock"]
     assert all(f.ok for f in findings), [f.line() for f in findings]
     config = tmp_path / "table.toml"

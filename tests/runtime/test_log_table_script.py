@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from firmware_bridge.sim_script import Action, TableState, apply_step, parse_script
+from table_app.interpret.event_observations import FeedOptions, log_observations
 from table_app.interpret.tray_debts import debt, trays_for_scores, trays_off
 from table_app.logs import read_log
 from table_app.rules.check import profile_for_log
 from table_app.rules.events import StartKyoku
 from table_app.rules.fold import apply, new_game
 from table_app.rules.profiles import TENHOU
-from table_app.runtime.log_feed import FeedOptions, log_observations
 from table_app.runtime.log_table_script import table_script_text
 
 
@@ -56,7 +56,7 @@ def test_the_script_keeps_the_feeds_clock(logs_dir):
 
 
 def test_a_resumed_script_first_sets_the_table_as_it_stood(logs_dir):
-    from table_app.runtime.log_feed import observation_counts
+    from table_app.interpret.event_observations import observation_counts
 
     game = read_log(logs_dir / "tenhou6_json" / "2020071200gm-00a9-0000-2703badd.json")[0]
     profile = profile_for_log(TENHOU, game.rules)

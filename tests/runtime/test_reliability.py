@@ -16,6 +16,7 @@ from table_app.announce import AnnouncementKind
 from table_app.domain.notation import parse_mjai
 from table_app.domain.seat import Seat
 from table_app.interpret import TableSetup
+from table_app.interpret.event_observations import FeedOptions, log_observations
 from table_app.journal import GameStore
 from table_app.logs import read_log
 from table_app.observations import DoraRevealed, HandStarted, PondTileAdded
@@ -24,7 +25,6 @@ from table_app.rules.mjai_codec import decode_event
 from table_app.runtime.adapters import LinkSource
 from table_app.runtime.core import RefereeCore
 from table_app.runtime.listeners import RecordingListener
-from table_app.runtime.log_feed import FeedOptions, log_observations
 from tests.runtime.fault_injection import output_lines
 from tests.runtime.helpers import setup_for, uninterrupted_events, wait_for
 

@@ -9,14 +9,22 @@ import pytest
 from table_app.domain.notation import parse_mjai
 from table_app.domain.seat import Seat
 from table_app.interpret import TableSetup
+from table_app.interpret.ruling import DONE, Ruling
 from table_app.journal import GameStore
-from table_app.observations import DoraRevealed, HandStarted, LinkChanged, LinkHealth, PondTileAdded
+from table_app.observations import (
+    ButtonPress,
+    LinkChanged,
+    LinkHealth,
+    ProfileChosen,
+    RefereeButton,
+    TileCorrected,
+)
 from table_app.rules.events import Dahai
-from table_app.runtime.core import RefereeCore
+from table_app.runtime.core import STOPPED, RefereeCore
 from table_app.runtime.web_bridge import RuntimeConsoleSink, RuntimeViewFeed
 from table_app.view.model import DeviceStatus
 from table_app.view.ports import ChooseProfile, Confirm, CorrectTile, Undo
-from tests.runtime.helpers import first_game, observations_of, setup_for
+from tests.runtime.helpers import first_game, hand_in_play, observations_of, setup_for
 
 
 def test_views_follow_a_real_game_to_its_end(tmp_path, logs_dir):
@@ -52,41 +60,76 @@ def _table(tmp_path):
 def test_console_commands_reach_the_core(tmp_path):
     core, feed, sink = _table(tmp_path)
     try:
-        assert sink.submit(Undo()).reason == "nothing to undo"
-        for observation in (
-            LinkChanged(0.0, LinkHealth.LOST),
-            HandStarted(0.0),
-            DoraRevealed(0.0, parse_mjai("5s")),
-            PondTileAdded(1.0, Seat.S0, parse_mjai("1m")),
-            PondTileAdded(2.0, Seat.S1, parse_mjai("9p")),
-        ):
+        assert sink.submit(Undo()).result(5).reason == "nothing to undo"
+        for observation in (LinkChanged(0.0, LinkHealth.LOST), *hand_in_play("1m", "9p")):
             core.post(observation)
         core.drain()
-        refused = sink.submit(CorrectTile(0, 1, parse_mjai("2m")))
+        refused = sink.submit(CorrectTile(0, 1, parse_mjai("2m"))).result(5)
         assert (refused.accepted, refused.reason) == (False, "East has no discard 2 (their pond holds 1)")
-        same = sink.submit(CorrectTile(0, 0, parse_mjai("1m")))
+        same = sink.submit(CorrectTile(0, 0, parse_mjai("1m"))).result(5)
         assert (same.accepted, same.reason) == (False, "East's discard 1 is already 1m")
-        assert sink.submit(CorrectTile(0, 0, parse_mjai("2m"))).accepted  # not the last discard
+        assert sink.submit(CorrectTile(0, 0, parse_mjai("2m"))).result(5).accepted  # not the last discard
         assert core.session.game.hand.player(Seat.S0).pond[0].tile == parse_mjai("2m")
         assert feed.current().seats[0].pond[0].tile == "2m"
         assert feed.current().announcement.kind == "corrected"
-        assert sink.submit(CorrectTile(1, 0, parse_mjai("8p"))).accepted
+        assert sink.submit(CorrectTile(1, 0, parse_mjai("8p"))).result(5).accepted
         assert feed.current().seats[1].pond[-1].tile == "8p"
-        assert sink.submit(Undo()).accepted
+        assert sink.submit(Undo()).result(5).accepted
         assert core.session.game.hand.last_discard is None  # the corrected discard taken back
-        assert sink.submit(Confirm()).accepted
-        assert sink.submit(ChooseProfile("tenhou")).reason == "already in use"
-        mid_hand = sink.submit(ChooseProfile("jpml"))
+        assert sink.submit(Confirm()).result(5).accepted
+        assert sink.submit(ChooseProfile("tenhou")).result(5).reason == "already in use"
+        mid_hand = sink.submit(ChooseProfile("jpml")).result(5)
         assert (mid_hand.accepted, mid_hand.reason) == (
             False,
             "a hand is in play: the rule profile changes between hands only",
         )
-        assert not sink.submit(ChooseProfile("house")).accepted
+        assert not sink.submit(ChooseProfile("house")).result(5).accepted
         journaled = [e.event for e in core._store.events(core.game_id)]
         assert journaled[-1] != Dahai(Seat.S1, parse_mjai("8p"), tsumogiri=False)
         assert Dahai(Seat.S0, parse_mjai("2m"), tsumogiri=False) in journaled
     finally:
         core.stop()
+
+
+def test_a_submitted_command_resolves_to_its_ruling(tmp_path):
+    core, _feed, sink = _table(tmp_path)
+    try:
+        nothing = sink.submit(Undo())
+        assert nothing.result(5) == Ruling(accepted=False, reason="nothing to undo")
+        for observation in hand_in_play("1m", "9p"):
+            core.post(observation)
+        refused = core.submit(ProfileChosen(3.0, "jpml"))
+        same = core.submit(TileCorrected(3.0, parse_mjai("9p"), Seat.S1, 0))
+        accepted = core.submit(TileCorrected(3.0, parse_mjai("2m"), Seat.S0, 0))
+        assert refused.result(5) == Ruling(False, "a hand is in play: the rule profile changes between hands only")
+        assert same.result(5) == Ruling(False, "South's discard 1 is already 9p")
+        assert accepted.result(5) == DONE
+        # Each ruling came after the core acted: the correction is in the game when it resolves.
+        assert core.session.game.hand.player(Seat.S0).pond[0].tile == parse_mjai("2m")
+        assert core.session.game.profile.name == "tenhou"
+    finally:
+        core.stop()
+
+
+def test_a_request_the_core_never_takes_up_is_ruled_on_or_dropped(tmp_path):
+    core = RefereeCore(GameStore(tmp_path / "t.db"), TableSetup())  # not started yet
+    for observation in hand_in_play("1m", "9p"):
+        core.post(observation)
+    dropped = core.submit(TileCorrected(3.0, parse_mjai("2m"), Seat.S0, 0))
+    assert dropped.cancel()  # the console gave up waiting before the core took it up
+    core.start()
+    try:
+        core.drain()
+        assert core.session.game.hand.player(Seat.S0).pond[0].tile == parse_mjai("1m")  # never done
+    finally:
+        core.stop()
+    assert core.submit(ButtonPress(4.0, RefereeButton.CONFIRM)).result(5) == STOPPED
+
+
+def test_a_refusal_always_has_its_reason():
+    with pytest.raises(ValueError, match="needs its reason"):
+        Ruling(accepted=False)
+    assert Ruling(accepted=True, reason="already in use").accepted
 
 
 def test_a_running_referee_serves_its_pages_and_console(tmp_path, logs_dir):

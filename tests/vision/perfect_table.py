@@ -12,6 +12,9 @@ from dataclasses import dataclass, field, replace
 
 from table_app.domain.seat import Relation, Seat
 from table_app.domain.tile import UNKNOWN, Tile
+
+# What a draw shows and what the board reads: the log feed's own rules, not copies.
+from table_app.interpret.event_observations import draw_observations, trays_read
 from table_app.observations import ButtonPress, HandLaidOpen, LinkChanged, LinkHealth, Observation, RefereeButton
 from table_app.rules.events import (
     Ankan,
@@ -33,9 +36,6 @@ from table_app.rules.events import (
 from table_app.rules.fold import apply, new_game
 from table_app.rules.profiles import TENHOU, RuleProfile
 from table_app.rules.state import GameState
-
-# What a draw shows and what the board reads: the log feed's own rules, not copies.
-from table_app.runtime.log_feed import _draw, _trays
 from vision.reading import SeatReading, SeenMeld, SeenTile, TableReading
 
 _TURNED_AT = {
@@ -148,7 +148,7 @@ def perfect_readings(
             case Ryukyoku() if hand is not None:
                 # The hands shown at a draw are the log feed's (the rules' tenpai hands, nine
                 # terminals, the three hands of a triple ron); then the referee's CONFIRM.
-                for shown in _draw(before, event, clock):
+                for shown in draw_observations(before, event, clock):
                     if isinstance(shown, HandLaidOpen):
                         table.hands[shown.seat] = _laid_open(shown)
                 yield from show()
@@ -158,7 +158,7 @@ def perfect_readings(
                 continue
         yield from show()
         if board and isinstance(event, StartKyoku):
-            yield _trays(state, clock)
+            yield trays_read(state, clock)
     if clear_at_end and not table.empty:
         table = _Table()
         yield from show()
@@ -183,4 +183,4 @@ def _board_after(event: GameEvent, state: GameState, clock: float) -> Iterator[O
     """The board's reading after a draw, an accepted riichi or a hand's end (before the table
     shows anything of it). The one after a deal comes with the deal's indicator (below)."""
     if isinstance(event, (Tsumo, ReachAccepted, EndKyoku)):
-        yield _trays(state, clock)
+        yield trays_read(state, clock)

@@ -13,6 +13,7 @@ import pytest
 from table_app.announce import AnnouncementKind
 from table_app.domain.tile import tile_of_kind
 from table_app.interpret import RefereeSession, TableSetup
+from table_app.interpret.event_observations import log_observations
 from table_app.logs import read_log
 from table_app.observations import ButtonPress, HandStarted, RefereeButton
 from table_app.rules.check import compare_hand, profile_for_log
@@ -20,7 +21,6 @@ from table_app.rules.events import EndKyoku, StartKyoku
 from table_app.rules.fold import replay
 from table_app.rules.profiles import TENHOU
 from table_app.runtime.demo_support import check_against_log
-from table_app.runtime.log_feed import log_observations
 from tests.interpret.helpers import Table
 from tests.vision.perfect_table import perfect_readings
 from vision.reading import TableReading, Zone

@@ -1,17 +1,22 @@
-"""Contract tests for the web's two ports. ``ReplayFeed``/``ReplayConsole`` pass them today;
-the runtime adds its feed and sink to ``FEEDS``/``SINKS`` and must pass the same tests."""
+"""Contract tests for the web's two ports: ``ReplayFeed``/``ReplayConsole`` and the runtime's
+console sink (a real core over a real journal) pass the same tests."""
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import pytest
 
 from table_app.domain.notation import parse_tile
+from table_app.interpret.ruling import Ruling
+from table_app.interpret.session import TableSetup
+from table_app.journal.store import GameStore
+from table_app.runtime.core import RefereeCore
+from table_app.runtime.web_bridge import RuntimeConsoleSink
 from table_app.view.model import TableView
-from table_app.view.ports import ChooseProfile, Confirm, ConsoleReply, ConsoleSink, CorrectTile, Undo, ViewFeed
+from table_app.view.ports import ChooseProfile, Confirm, ConsoleSink, CorrectTile, Undo, ViewFeed
 from table_app.web.replay_feed import ReplayConsole, ReplayFeed
 
 
@@ -26,15 +31,30 @@ def _replay_feed(game_log) -> FeedUnderTest:
     return FeedUnderTest(feed, feed.step)
 
 
-def _replay_console(game_log) -> ConsoleSink:
+def _replay_console(game_log, _tmp_path, _stops) -> ConsoleSink:
     feed = ReplayFeed(game_log.events)
     for _ in range(20):
         feed.step()
     return ReplayConsole(feed)
 
 
+def _runtime_console(_game_log, tmp_path, stops) -> ConsoleSink:
+    core = RefereeCore(GameStore(tmp_path / "table.db"), TableSetup()).start()
+    stops.append(core.stop)
+    return RuntimeConsoleSink(core)
+
+
 FEEDS = {"replay": _replay_feed}
-SINKS = {"replay": _replay_console}
+SINKS = {"replay": _replay_console, "runtime": _runtime_console}
+
+
+@pytest.fixture
+def stops() -> Iterator[list[Callable[[], None]]]:
+    """What to stop once the test is over (a running core's thread)."""
+    started: list[Callable[[], None]] = []
+    yield started
+    for stop in started:
+        stop()
 
 
 @pytest.mark.parametrize("make", FEEDS.values(), ids=FEEDS.keys())
@@ -95,15 +115,15 @@ def test_a_failing_subscriber_does_not_stop_the_others(make, game_log):
     ],
     ids=repr,
 )
-def test_a_sink_answers_every_command_with_a_reply_never_an_exception(make, game_log, command):
-    reply = make(game_log).submit(command)
-    assert isinstance(reply, ConsoleReply)
-    if not reply.accepted:
-        assert reply.reason  # a refusal always says why
+def test_a_sink_answers_every_command_with_a_ruling_never_an_exception(make, game_log, command, tmp_path, stops):
+    ruling = make(game_log, tmp_path, stops).submit(command).result(timeout=5)
+    assert isinstance(ruling, Ruling)
+    if not ruling.accepted:
+        assert ruling.reason  # a refusal always says why
 
 
 @pytest.mark.parametrize("make", SINKS.values(), ids=SINKS.keys())
-def test_a_sink_refuses_an_unknown_profile(make, game_log):
-    reply = make(game_log).submit(ChooseProfile("house-rules"))
-    assert not reply.accepted
-    assert "house-rules" in reply.reason
+def test_a_sink_refuses_an_unknown_profile(make, game_log, tmp_path, stops):
+    ruling = make(game_log, tmp_path, stops).submit(ChooseProfile("house-rules")).result(timeout=5)
+    assert not ruling.accepted
+    assert "house-rules" in ruling.reason

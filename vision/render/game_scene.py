@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 
 from table_app.domain.seat import Relation, Seat
 from table_app.domain.tile import Tile, display_order
+from table_app.interpret.event_observations import event_observations
 from table_app.observations import HandLaidOpen, UraIndicatorsRevealed
 from table_app.rules.events import (
     Ankan,
@@ -41,7 +42,6 @@ from table_app.rules.events import (
 from table_app.rules.fold import apply, new_game
 from table_app.rules.profiles import TENHOU, RuleProfile
 from table_app.rules.state import GameState
-from table_app.runtime.log_feed import event_observations
 from vision.render.layout import MeldLayout, PondLayout, SeatLayout, TableLayout
 
 #: The live wall's stacks, filled from the last drawn: the dead wall's own side keeps the

@@ -239,3 +239,15 @@ def test_fold_follows_a_hand_it_cannot_see():
     assert state.hand.live_wall == 65
     assert [len(p.pond) for p in state.hand.players] == [2, 1, 1, 1]
     assert all(len(p.concealed) == 13 for p in state.hand.players)
+
+
+def test_a_profile_change_between_hands_is_folded_and_one_inside_a_hand_is_impossible():
+    from table_app.rules.events import ProfileChange
+    from table_app.rules.fold import new_game, replay
+    from table_app.rules.turns import ImpossibleEventError
+
+    assert apply(new_game(TENHOU), ProfileChange("mleague")).profile == MLEAGUE
+    assert replay([ProfileChange("mleague")], TENHOU).profile == MLEAGUE
+    in_hand = play(list(start({0: DEALER_PINFU})))
+    with pytest.raises(ImpossibleEventError, match="between hands only"):
+        apply(in_hand, ProfileChange("mleague"))

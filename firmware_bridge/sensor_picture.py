@@ -31,7 +31,9 @@ class Candidate:
     deposit_raw: int
 
 
-class TrayView:
+class SensorPicture:
+    """The board's trays, deposit and wall as last known (see the module's docstring)."""
+
     def __init__(self, calibration: TableCalibration, limits: GameLimits) -> None:
         self._calibration = calibration
         self._limits = limits
