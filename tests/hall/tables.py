@@ -10,6 +10,7 @@ from pathlib import Path
 from table_app.demo_data import DEMO_LOG
 from table_app.hall.protocol import JournalRow
 from table_app.interpret import TableSetup
+from table_app.interpret.event_observations import FeedOptions, log_observations
 from table_app.journal.schema import connect_read_only
 from table_app.journal.store import GameStore
 from table_app.logs import read_log
@@ -17,7 +18,6 @@ from table_app.rules.check import profile_for_log
 from table_app.rules.events import StartKyoku
 from table_app.rules.profiles import TENHOU
 from table_app.runtime.core import RefereeCore
-from table_app.runtime.log_feed import FeedOptions, log_observations
 
 _CACHE: dict[str, object] = {}
 
