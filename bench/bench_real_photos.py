@@ -30,11 +30,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from vision.classifier import DEFAULT_MODEL, OnnxTileClassifier
-from vision.detect import detect_tiles, make_finder, read_image
-from vision.evaluation import DetectionScore
-from vision.label_eval import score_labelled_images
-from vision.label_file import load_ignored, load_labels
+from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier
+from vision.detect.still_photo import detect_tiles, make_finder, read_image
+from vision.eval.label_eval import score_labelled_images
+from vision.eval.label_file import load_ignored, load_labels
+from vision.eval.matching import DetectionScore
 
 
 def main() -> None:

@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
 
 def run_detect(args: argparse.Namespace) -> int:
     # Imported here so `jantaku hand` and friends start without loading OpenCV and onnxruntime.
-    from vision.detect import read_image  # noqa: PLC0415
+    from vision.detect.still_photo import read_image  # noqa: PLC0415
 
     check_detection_options(args)
     image = read_image(args.image)

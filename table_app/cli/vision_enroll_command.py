@@ -56,11 +56,11 @@ def register(actions: Any) -> None:
 
 def run_enroll(args: argparse.Namespace) -> int:
     # Imported here so other commands start without loading OpenCV and onnxruntime.
-    from vision.classifier import DEFAULT_MODEL, OnnxTileClassifier  # noqa: PLC0415
+    from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier  # noqa: PLC0415
+    from vision.classify.labels import label_name  # noqa: PLC0415
     from vision.enrollment.enroll import DEFAULT_BLEND, DEFAULT_COPIES, ENROLL_STAGES, enroll_tiles  # noqa: PLC0415
     from vision.enrollment.enrollment_file import save_enrollment  # noqa: PLC0415
     from vision.enrollment.sheet import GRID_LABELS, cut_enrollment_tiles  # noqa: PLC0415
-    from vision.labels import label_name  # noqa: PLC0415
 
     blend = DEFAULT_BLEND if args.blend is None else args.blend
     copies = DEFAULT_COPIES if args.copies is None else args.copies
@@ -128,7 +128,7 @@ def run_sheet(args: argparse.Namespace) -> int:
 
 def _read_source(source: str) -> Any:
     from table_app.cli.vision_calibrate_command import first_frame_of  # noqa: PLC0415
-    from vision.detect import read_image  # noqa: PLC0415
+    from vision.detect.still_photo import read_image  # noqa: PLC0415
 
     if Path(source).suffix.lower() in _IMAGE_SUFFIXES:
         return read_image(Path(source))

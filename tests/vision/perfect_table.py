@@ -36,7 +36,7 @@ from table_app.rules.state import GameState
 
 # What a draw shows and what the board reads: the log feed's own rules, not copies.
 from table_app.runtime.log_feed import _draw, _trays
-from vision.reading import SeatReading, SeenMeld, SeenTile, TableReading
+from vision.live.reading import SeatReading, SeenMeld, SeenTile, TableReading
 
 _TURNED_AT = {
     3: {Relation.LEFT: 0, Relation.ACROSS: 1, Relation.RIGHT: 2},

@@ -5,7 +5,7 @@
 ``PATH`` is a checkout of the source's repository at the commit :data:`SOURCES` names (how
 to get one: ``models/DATA.md``). The source's YOLO labels (Roboflow exports: one ``.txt``
 per image, ``class cx cy w h`` normalised) become a jantaku label file (``labels.json``,
-:mod:`vision.label_file`) beside a copy of the images, so ``jantaku vision eval`` scores
+:mod:`vision.eval.label_file`) beside a copy of the images, so ``jantaku vision eval`` scores
 them and the detector's recipe trains on them. Beside the label file's ``images`` it writes:
 
 - ``ignore``: per image, boxes of tiles that are not riichi tiles (flowers and seasons of a

@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from table_app.observations import CameraLost, CameraRestored, Observation
-from vision.reading import TableReading
-from vision.sources.frame import Frame, FrameSource, iterate_frames
-from vision.tracking import Tracker, TrackerSettings
+from vision.live.reading import TableReading
+from vision.live.tracking import Tracker, TrackerSettings
+from vision.sources.frame import CameraFrame, FrameSource, iterate_frames
 
 if TYPE_CHECKING:
     from vision.calibration.calibration import Calibration
@@ -30,9 +30,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Post = Callable[[Observation], None]
-Read = Callable[[Frame], TableReading]
+Read = Callable[[CameraFrame], TableReading]
 #: Called on the pipeline's thread after each frame is read (the watch command's debug view).
-FrameWatcher = Callable[[Frame, TableReading, tuple[Observation, ...]], None]
+FrameWatcher = Callable[[CameraFrame, TableReading, tuple[Observation, ...]], None]
 
 _CAMERA_RETRY_S = 0.2  # a live camera that delivered nothing is asked again after this
 
@@ -150,7 +150,7 @@ class VisionSource:
     def _pause(self) -> None:
         self._stopping.wait(self._retry_s)  # a live camera that missed is retried, unless stopping
 
-    def _one(self, frame: Frame) -> None:
+    def _one(self, frame: CameraFrame) -> None:
         started = time.perf_counter()
         try:
             reading = self._read(frame)
@@ -187,10 +187,10 @@ class VisionSource:
 
 
 def table_reader(calibration: Calibration, model: Path | None = None, enrollment: Path | None = None) -> Read:
-    """The real reader (``vision.table_reader``): frame → calibrated top-down view → zones → tiles."""
+    """The real reader (``vision.live.table_reader``): frame → calibrated top-down view → zones → tiles."""
     # Imported here: onnxruntime loads only when a camera is read.
-    from vision.classifier import DEFAULT_MODEL, OnnxTileClassifier  # noqa: PLC0415
-    from vision.table_reader import TableReader  # noqa: PLC0415
+    from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier  # noqa: PLC0415
+    from vision.live.table_reader import TableReader  # noqa: PLC0415
 
     reader = TableReader(calibration, OnnxTileClassifier(model or DEFAULT_MODEL, enrollment=enrollment))
     read: Read = reader.read

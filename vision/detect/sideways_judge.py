@@ -23,9 +23,9 @@ import cv2
 import numpy as np
 
 from models import MODELS_DIR
-from vision.crops import quarter_turned
-from vision.model_file import load_model_metadata
-from vision.onnx_runtime import onnxruntime
+from vision.classify.crops import quarter_turned
+from vision.onnx_models.model_file import load_model_metadata
+from vision.onnx_models.onnx_runtime import onnxruntime
 
 log = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@ A ``TableReading`` is one frame's view, read in the calibrated top-down view: pe
 pond in discard order (sideways riichi tile marked), the open melds with the turned tile's
 index, a hand laid open with the winning tile set apart, plus the dora and ura-dora
 indicators. It is *not* an observation: single frames misread, and a hand over the table
-hides tiles. The tracker (``vision.tracking``) compares readings over frames and posts the
+hides tiles. The tracker (``vision.live.tracking``) compares readings over frames and posts the
 observations (``table_app.observations``) once a change has held.
 
 Seats are the top-down view's: 0 at the bottom, then counter-clockwise (1 on the right), which

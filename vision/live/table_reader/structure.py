@@ -12,9 +12,9 @@ from typing import Final
 import numpy as np
 
 from table_app.domain.tile import UNKNOWN
-from vision.classifier import TileReading
-from vision.reading import SeatReading, SeenMeld, SeenTile, Zone
-from vision.table_reader.seat_tiles import FoundTile
+from vision.classify.classifier import TileReading
+from vision.live.reading import SeatReading, SeenMeld, SeenTile, Zone
+from vision.live.table_reader.seat_tiles import ZoneTile
 
 #: The winning tile lies about half a tile from the open hand; the hand's tiles touch.
 WINNING_GAP: Final = 0.25
@@ -22,7 +22,7 @@ WINNING_GAP: Final = 0.25
 
 @dataclass(frozen=True, slots=True)
 class ReadTile:
-    found: FoundTile
+    found: ZoneTile
     reading: TileReading
 
     def seen(self) -> SeenTile:

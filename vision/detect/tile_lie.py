@@ -23,9 +23,9 @@ from typing import Final, Protocol
 
 import numpy as np
 
-from vision.classifier import TileReading
-from vision.crops import quarter_turned, shifted_quads
-from vision.labels import BACK_LABEL, WHITE_DRAGON_LABEL
+from vision.classify.classifier import TileReading
+from vision.classify.crops import quarter_turned, shifted_quads
+from vision.classify.labels import BACK_LABEL, WHITE_DRAGON_LABEL
 
 #: The turned crop must read this much surer (summed label probability) to overturn the
 #: finder's axis: squashed faces of some kinds still read fairly well (a 4p cut across reads
@@ -46,7 +46,7 @@ PLAIN_LABELS: Final = frozenset({BACK_LABEL, WHITE_DRAGON_LABEL})
 
 class QuadReader(Protocol):
     """A tile classifier that reads the tiles inside quads of an image
-    (:meth:`vision.classifier.OnnxTileClassifier.classify_quads`)."""
+    (:meth:`vision.classify.classifier.OnnxTileClassifier.classify_quads`)."""
 
     def classify_quads(self, image: np.ndarray, quads: list[np.ndarray]) -> tuple[TileReading, ...]: ...
 
@@ -125,6 +125,6 @@ def settle_lies(
             lies.append(TileLie(cut, turned, bool(found_sideways[i]) != flip))
         else:
             # Kept as found, not nudged: a tile cut on the seam between two stays uncertain
-            # and so is re-cut half a face either way afterwards (vision.tile_phase).
+            # and so is re-cut half a face either way afterwards (vision.detect.tile_phase).
             lies.append(TileLie(quad, reading, bool(found_sideways[i])))
     return tuple(lies)

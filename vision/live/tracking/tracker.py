@@ -44,12 +44,12 @@ from table_app.observations import (
     PondTileRemoved,
     UraIndicatorsRevealed,
 )
-from vision.reading import SeatReading, SeenMeld, SeenTile, TableReading, Zone
-from vision.tracking.melds import called_meld, closed_kan
-from vision.tracking.settings import DEFAULT_SETTINGS, TrackerSettings
-from vision.tracking.turns import Batch, Call, Turn, in_turn_order
-from vision.tracking.vote import vote
-from vision.tracking.window import ZoneWindow
+from vision.live.reading import SeatReading, SeenMeld, SeenTile, TableReading, Zone
+from vision.live.tracking.melds import called_meld, closed_kan
+from vision.live.tracking.settings import DEFAULT_SETTINGS, TrackerSettings
+from vision.live.tracking.turns import Batch, Call, Turn, in_turn_order
+from vision.live.tracking.vote import vote
+from vision.live.tracking.window import ZoneWindow
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ import numpy as np
 from table_app.domain.tile import UNKNOWN, Tile
 from vision.calibration.calibration import Calibration
 from vision.calibration.table import TableGeometry
-from vision.reading import SeenTile, TableReading
+from vision.live.reading import SeenTile, TableReading
 from vision.render.camera import Camera, overhead_camera
 from vision.render.layout import TableLayout
 

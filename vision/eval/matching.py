@@ -8,8 +8,8 @@ from typing import Protocol
 
 import numpy as np
 
+from vision.classify.labels import is_red_label, kind_of_label, label_name
 from vision.geometry import angle_difference, bounding_box
-from vision.labels import is_red_label, kind_of_label, label_name
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,5 @@
 """Scoring a detector on labelled still photos (``jantaku vision eval``): the matching and the
-counts are :mod:`vision.evaluation`'s, the same the benchmark uses."""
+counts are :mod:`vision.eval.matching`'s, the same the benchmark uses."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.detect import read_image
-from vision.evaluation import DetectionLike, DetectionScore
-from vision.label_file import LabelledTile
+from vision.detect.still_photo import read_image
+from vision.eval.label_file import LabelledTile
+from vision.eval.matching import DetectionLike, DetectionScore
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,8 +22,8 @@ from typing import Final
 import cv2
 import numpy as np
 
-from vision.labels import BACK_LABEL, LABEL_COUNT, art_name, is_red_label
-from vision.tile_art import ART_SIZE, ArtStyle, TileArt, default_art_root
+from vision.classify.labels import BACK_LABEL, LABEL_COUNT, art_name, is_red_label
+from vision.render.tile_art import ART_SIZE, ArtStyle, TileArt, default_art_root
 
 Colour = tuple[int, int, int]  # BGR
 

@@ -18,12 +18,12 @@ import numpy as np
 
 from models import MODELS_DIR
 from table_app.domain.tile import Tile
-from vision.crops import CROP_SIZE, crop_tile
+from vision.classify.crops import CROP_SIZE, crop_tile
+from vision.classify.labels import BACK_LABEL, LABEL_COUNT, is_red_label, label_name, tile_of_label
 from vision.enrollment.enrollment_file import load_enrollment
 from vision.enrollment.head import EnrolledHead
-from vision.labels import BACK_LABEL, LABEL_COUNT, is_red_label, label_name, tile_of_label
-from vision.model_file import load_model_metadata
-from vision.onnx_runtime import onnxruntime
+from vision.onnx_models.model_file import load_model_metadata
+from vision.onnx_models.onnx_runtime import onnxruntime
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +111,7 @@ class OnnxTileClassifier:
         log.debug("loaded tile classifier %s%s", model_path, f" with enrollment {enrollment}" if enrollment else "")
 
     def classify(self, crops: np.ndarray) -> tuple[TileReading, ...]:
-        """Readings of N crops (N×height×width×3 uint8 BGR, as :func:`vision.crops.crop_tile` cuts)."""
+        """Readings of N crops (N×height×width×3 uint8 BGR, as :func:`vision.classify.crops.crop_tile` cuts)."""
         if len(crops) == 0:
             self._check(crops)
             return ()

@@ -29,8 +29,8 @@ from typing import Any, Final
 
 import numpy as np
 
+from vision.classify.labels import LABEL_COUNT, is_red_label, label_name
 from vision.geometry import angle_of_corners
-from vision.labels import LABEL_COUNT, is_red_label, label_name
 
 FORMAT: Final = "jantaku-labels"
 VERSION: Final = 1

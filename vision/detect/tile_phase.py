@@ -16,8 +16,8 @@ from typing import Final
 
 import numpy as np
 
-from vision.crops import shifted_quads
-from vision.tile_lie import QuadReader, TileLie
+from vision.classify.crops import shifted_quads
+from vision.detect.tile_lie import QuadReader, TileLie
 
 #: How far a quad is moved, in faces along the edge it is moved along.
 SHIFT: Final = 0.5

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from table_app.domain.tile import Tile
-from vision.reading import SeenTile
+from vision.live.reading import SeenTile
 
 
 @dataclass(frozen=True, slots=True)

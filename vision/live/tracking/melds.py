@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from table_app.domain.seat import Relation, Seat
 from table_app.domain.tile import RED_FIVE_KINDS, Tile, tile_of_kind
 from table_app.observations import MeldAppeared
-from vision.reading import SeenMeld, SeenTile
-from vision.tracking.vote import VotedTile, vote
+from vision.live.reading import SeenMeld, SeenTile
+from vision.live.tracking.vote import VotedTile, vote
 
 _THREE = (Relation.LEFT, Relation.ACROSS, Relation.RIGHT)
 _FOUR = (Relation.LEFT, Relation.ACROSS, Relation.ACROSS, Relation.RIGHT)

@@ -1,4 +1,4 @@
-"""Still-photo detection: find the tiles, settle which way each lies (:mod:`vision.tile_lie`),
+"""Still-photo detection: find the tiles, settle which way each lies (:mod:`vision.detect.tile_lie`),
 read each, and turn its corners the way its face reads."""
 
 from __future__ import annotations
@@ -12,16 +12,16 @@ from typing import ClassVar, Protocol
 import cv2
 import numpy as np
 
-from vision.classifier import TileReading
-from vision.crops import turned_half
+from vision.classify.classifier import TileReading
+from vision.classify.crops import turned_half
+from vision.detect.sideways_judge import OnnxSidewaysJudge
+from vision.detect.tile_lie import QuadReader, settle_lies
+from vision.detect.tile_phase import rephase
 from vision.find.finder import FindResult, find_tiles
 from vision.find.learnt import DEFAULT_DETECTOR, LearntTileFinder
 from vision.find.seams import TileSize
 from vision.geometry import angle_of_corners, bounding_box
 from vision.image_size import oversize
-from vision.sideways_judge import OnnxSidewaysJudge
-from vision.tile_lie import QuadReader, settle_lies
-from vision.tile_phase import rephase
 
 log = logging.getLogger(__name__)
 
@@ -134,7 +134,7 @@ def shipped_judge() -> OnnxSidewaysJudge:
 
 class SidewaysJudge(Protocol):
     """Something that settles which found tiles lie across their rows
-    (:class:`vision.sideways_judge.OnnxSidewaysJudge`)."""
+    (:class:`vision.detect.sideways_judge.OnnxSidewaysJudge`)."""
 
     def judge(
         self, image: np.ndarray, quads: list[np.ndarray], calls: list[bool]

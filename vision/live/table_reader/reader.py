@@ -22,17 +22,17 @@ import numpy as np
 
 from vision.calibration.calibration import Calibration
 from vision.calibration.markers import TABLE_MARKER_MM
-from vision.calibration.table import STANDARD_TABLE, STANDARD_TILE, TableGeometry, TileSize
+from vision.calibration.table import STANDARD_TABLE, STANDARD_TILE, PhysicalTileSize, TableGeometry
 from vision.calibration.zones import STANDARD_DISTANCES, SeatDistances, ZoneBox, ZoneBoxes, zone_boxes
-from vision.classifier import OnnxTileClassifier, TileReading
-from vision.crops import crop_tile
-from vision.reading import SeenTile, TableReading, Zone
-from vision.sources.frame import Frame
-from vision.table_reader.rows import Piece, SeatImage
-from vision.table_reader.seat_tiles import PARALLAX, FoundTile, find_seat_tiles
-from vision.table_reader.seat_view import ViewGeometry, seat_image, view_geometry, warp_view
-from vision.table_reader.structure import ReadTile, seat_reading, surest_melds, wall_reading
-from vision.table_reader.tile_mask import view_mask
+from vision.classify.classifier import OnnxTileClassifier, TileReading
+from vision.classify.crops import crop_tile
+from vision.live.reading import SeenTile, TableReading, Zone
+from vision.live.table_reader.rows import Piece, SeatImage
+from vision.live.table_reader.seat_tiles import PARALLAX, ZoneTile, find_seat_tiles
+from vision.live.table_reader.seat_view import ViewGeometry, seat_image, view_geometry, warp_view
+from vision.live.table_reader.structure import ReadTile, seat_reading, surest_melds, wall_reading
+from vision.live.table_reader.tile_mask import view_mask
+from vision.sources.frame import CameraFrame
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +53,7 @@ class PlacedReading:
 @dataclass(frozen=True, slots=True)
 class _SeatFind:
     seat: int
-    tiles: tuple[FoundTile, ...]
+    tiles: tuple[ZoneTile, ...]
     occluded: frozenset[Zone]
 
 
@@ -64,7 +64,7 @@ class TableReader:
         self,
         calibration: Calibration,
         classifier: OnnxTileClassifier,
-        tile: TileSize = STANDARD_TILE,
+        tile: PhysicalTileSize = STANDARD_TILE,
         geometry: TableGeometry = STANDARD_TABLE,
         distances: SeatDistances = STANDARD_DISTANCES,
         *,
@@ -87,7 +87,7 @@ class TableReader:
             _occluded_zones(self._unseen.astype(np.int32), seat, self.view, self.boxes, tile) for seat in range(4)
         )
 
-    def read(self, frame: Frame) -> TableReading:
+    def read(self, frame: CameraFrame) -> TableReading:
         return self.read_image(frame.image, frame.timestamp)
 
     def read_image(self, image: np.ndarray, at: float = 0.0) -> TableReading:
@@ -172,7 +172,7 @@ class TableReader:
         unsure = [i for i, t in enumerate(tiles) if t.found.zone == Zone.POND and t.reading.confidence < _UNSURE_POND]
         if not unsure:
             return tiles
-        others: list[tuple[int, FoundTile]] = []
+        others: list[tuple[int, ZoneTile]] = []
         for i in unsure:
             piece = tiles[i].found.piece
             middle = piece.centre_u
@@ -201,7 +201,7 @@ class TableReader:
         unsure = [i for i, t in enumerate(tiles) if t.reading.uncertain]
         if not unsure:
             return tiles
-        others: list[tuple[int, FoundTile]] = []
+        others: list[tuple[int, ZoneTile]] = []
         for i in unsure:
             piece = tiles[i].found.piece
             length = piece.right - piece.left
@@ -216,7 +216,7 @@ class TableReader:
         return result
 
     def _read_placed(
-        self, image: np.ndarray, seats: list[int], others: list[tuple[int, FoundTile]]
+        self, image: np.ndarray, seats: list[int], others: list[tuple[int, ZoneTile]]
     ) -> tuple[TileReading, ...]:
         """The classifier's readings of other placements of tiles (``(index, placement)``;
         ``seats[index]`` is the seat whose view the placement is in), cut from the frame."""
@@ -243,7 +243,7 @@ class TableReader:
         return TableReading(at, (seats[0], seats[1], seats[2], seats[3]), dora, ura, dora_occluded)
 
 
-def _frame_quad(tile: FoundTile, seat_to_frame: np.ndarray) -> np.ndarray:
+def _frame_quad(tile: ZoneTile, seat_to_frame: np.ndarray) -> np.ndarray:
     piece = tile.piece
     left, right, top, bottom = piece.left - 0.5, piece.right - 0.5, piece.top - 0.5, piece.bottom - 0.5
     if piece.sideways:
@@ -285,7 +285,7 @@ def _marker_squares(calibration: Calibration, view: ViewGeometry, marker_mm: flo
     return squares.astype(bool)
 
 
-def _felt_only_bands(tile: TileSize, distances: SeatDistances) -> tuple[ZoneBox, ...]:
+def _felt_only_bands(tile: PhysicalTileSize, distances: SeatDistances) -> tuple[ZoneBox, ...]:
     """Where no tile of any seat lies, in a seat's frame: between its wall and hand, past its melds."""
     w, h = tile.width_mm, tile.height_mm
     wall_out = distances.wall_mm * (1 + PARALLAX) + 0.3 * w
@@ -297,7 +297,9 @@ def _felt_only_bands(tile: TileSize, distances: SeatDistances) -> tuple[ZoneBox,
     )
 
 
-def _occluder_labels(mask: np.ndarray, view: ViewGeometry, tile: TileSize, distances: SeatDistances) -> np.ndarray:
+def _occluder_labels(
+    mask: np.ndarray, view: ViewGeometry, tile: PhysicalTileSize, distances: SeatDistances
+) -> np.ndarray:
     """The view's blobs that reach into a felt-only band: 0 for none, else the blob's label."""
     count, labels = cv2.connectedComponents(mask, connectivity=8)
     if count <= 1:
@@ -318,7 +320,7 @@ def _occluder_labels(mask: np.ndarray, view: ViewGeometry, tile: TileSize, dista
 
 
 def _occluded_zones(
-    occluders: np.ndarray, seat: int, view: ViewGeometry, boxes: ZoneBoxes, tile: TileSize
+    occluders: np.ndarray, seat: int, view: ViewGeometry, boxes: ZoneBoxes, tile: PhysicalTileSize
 ) -> frozenset[Zone]:
     if not occluders.any():
         return frozenset()

@@ -12,7 +12,7 @@ import numpy as np
 
 from vision.calibration.calibration import Calibration
 from vision.calibration.zones import Polygon, SeatZones, seat_zones
-from vision.reading import SeatReading, SeenMeld, SeenTile, TableReading, Zone
+from vision.live.reading import SeatReading, SeenMeld, SeenTile, TableReading, Zone
 
 SEAT_COLOURS = ((60, 200, 60), (60, 60, 230), (230, 160, 40), (40, 200, 230))  # BGR, seats 0-3
 _SHADE = (90, 90, 90)

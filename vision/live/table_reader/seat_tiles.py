@@ -19,10 +19,10 @@ from typing import Final
 
 import numpy as np
 
-from vision.calibration.table import TileSize
+from vision.calibration.table import PhysicalTileSize
 from vision.calibration.zones import SeatDistances, ZoneBox, ZoneBoxes
-from vision.reading import Zone
-from vision.table_reader.rows import (
+from vision.live.reading import Zone
+from vision.live.table_reader.rows import (
     Alignment,
     FaceScale,
     Piece,
@@ -32,7 +32,7 @@ from vision.table_reader.rows import (
     outer_edge,
     stacked_rows,
 )
-from vision.table_reader.seat_view import ViewGeometry
+from vision.live.table_reader.seat_view import ViewGeometry
 
 #: A tile's top is seen this much bigger than its footprint, and this far out per mm from the
 #: point below the camera (a 16 mm tall tile under a lens 0.65-1 m up): search bands reach out by it.
@@ -48,7 +48,7 @@ _FIT_MM: Final = 2.0  # a meld way's mean misfit of its tiles' extents costs as 
 
 
 @dataclass(frozen=True, slots=True)
-class FoundTile:
+class ZoneTile:
     zone: Zone
     row: int  # pond: 0 nearest the centre; wall: 0 the wall, 1 the ura row; melds: 0 the row, 1 added tiles
     piece: Piece
@@ -67,7 +67,7 @@ class _Seat:
     image: SeatImage
     geometry: ViewGeometry
     scale: FaceScale
-    tile: TileSize
+    tile: PhysicalTileSize
     distances: SeatDistances
 
     @property
@@ -83,8 +83,8 @@ class _Seat:
 
 
 def find_seat_tiles(
-    image: SeatImage, geometry: ViewGeometry, boxes: ZoneBoxes, tile: TileSize, distances: SeatDistances
-) -> list[FoundTile]:
+    image: SeatImage, geometry: ViewGeometry, boxes: ZoneBoxes, tile: PhysicalTileSize, distances: SeatDistances
+) -> list[ZoneTile]:
     s = geometry.px_per_mm
     scale = FaceScale(tile.width_mm * (1 + PARALLAX / 2) * s, tile.height_mm * (1 + PARALLAX / 2) * s, s)
     seat = _Seat(image, geometry, scale, tile, distances)
@@ -121,7 +121,7 @@ def _edge_lines(geometry: ViewGeometry, outer_mm: float, lines: slice) -> slice:
     return slice(max(round(float(low)), lines.start or 0), min(round(float(high)), lines.stop))
 
 
-def _pond(seat: _Seat, box: ZoneBox) -> list[FoundTile]:
+def _pond(seat: _Seat, box: ZoneBox) -> list[ZoneTile]:
     columns, lines = _slices(seat.geometry, box)
     # Every pond row starts at the pond's left; its right part may meet the ura row in front of a dead wall.
     left_part = slice(columns.start, columns.start + round(5 * seat.scale.width))
@@ -131,11 +131,11 @@ def _pond(seat: _Seat, box: ZoneBox) -> list[FoundTile]:
         for piece in seat.cut(band, columns, Alignment.CENTRE):
             # A riichi tile lies against its row's centre side.
             face = Piece(piece.left, piece.right, piece.top, piece.top + seat.scale.width, True)
-            found.append(FoundTile(Zone.POND, row, face if piece.sideways else piece))
+            found.append(ZoneTile(Zone.POND, row, face if piece.sideways else piece))
     return _like_the_others(seat, found)
 
 
-def _like_the_others(seat: _Seat, found: list[FoundTile]) -> list[FoundTile]:
+def _like_the_others(seat: _Seat, found: list[ZoneTile]) -> list[ZoneTile]:
     """Faces of one set are alike: a piece far darker than the rest of its zone is felt in a
     shadow that the colour test took for a tile. (Zones without face-down tiles only.)"""
     if len(found) < 3:
@@ -154,7 +154,7 @@ def _columns(piece: Piece) -> slice:
     return slice(max(round(piece.left), 0), max(round(piece.right), 1))
 
 
-def _wall(seat: _Seat, box: ZoneBox) -> list[FoundTile]:
+def _wall(seat: _Seat, box: ZoneBox) -> list[ZoneTile]:
     # The ura row lies in front of the wall, where the pond's zone ends.
     columns, lines = _slices(seat.geometry, box, near_mm=box.near - seat.tile.height_mm / 2)
     rows = stacked_rows(seat.image.mask, columns, lines, seat.scale, max_rows=2, side_mm=_side_mm(box.near))
@@ -166,7 +166,7 @@ def _wall(seat: _Seat, box: ZoneBox) -> list[FoundTile]:
     first_row = 0 if rows[0][1] > float(wall_line) else 1
     found = []
     for index, band in enumerate(rows[: 2 - first_row]):
-        found += [FoundTile(Zone.WALL, first_row + index, piece) for piece in seat.cut(band, columns, None)]
+        found += [ZoneTile(Zone.WALL, first_row + index, piece) for piece in seat.cut(band, columns, None)]
     return found
 
 
@@ -187,16 +187,16 @@ def _outer_band(seat: _Seat, box: ZoneBox, outer_mm: float) -> tuple[slice, tupl
     return columns, (round(bottom - seat.scale.height), bottom)
 
 
-def _hand(seat: _Seat, box: ZoneBox) -> list[FoundTile]:
+def _hand(seat: _Seat, box: ZoneBox) -> list[ZoneTile]:
     found = _outer_band(seat, box, seat.distances.hand_mm)
     if found is None:
         return []
     columns, band = found
     pieces = seat.cut(band, columns, None, gaps_matter=True)
-    return _like_the_others(seat, [FoundTile(Zone.HAND, 0, piece) for piece in pieces])
+    return _like_the_others(seat, [ZoneTile(Zone.HAND, 0, piece) for piece in pieces])
 
 
-def _melds(seat: _Seat, box: ZoneBox) -> list[FoundTile]:
+def _melds(seat: _Seat, box: ZoneBox) -> list[ZoneTile]:
     """Each meld's tiles in every way they may lie: the sideways tile at each place, or none.
 
     Where a meld's called tile lies is the least sure thing the rows' cuts say (at the table's
@@ -364,7 +364,7 @@ class _MeldWay:
     layout: int
 
 
-def _laid_out(seat: _Seat, band: tuple[int, int], way: _MeldWay) -> list[FoundTile]:
+def _laid_out(seat: _Seat, band: tuple[int, int], way: _MeldWay) -> list[ZoneTile]:
     scale = seat.scale
     left, right, count, turned_at = way.left, way.right, way.count, way.turned_at
     lengths = [scale.height if i == turned_at else scale.width for i in range(count)]
@@ -381,9 +381,9 @@ def _laid_out(seat: _Seat, band: tuple[int, int], way: _MeldWay) -> list[FoundTi
     fit = _fit(seat, band[1], faces)
     found = []
     for face, added in faces:
-        found.append(FoundTile(Zone.MELDS, 0, face, way.meld, way.layout, fit))
+        found.append(ZoneTile(Zone.MELDS, 0, face, way.meld, way.layout, fit))
         if added is not None:
-            found.append(FoundTile(Zone.MELDS, 1, added, way.meld, way.layout, fit))
+            found.append(ZoneTile(Zone.MELDS, 1, added, way.meld, way.layout, fit))
     return found
 
 

@@ -26,7 +26,7 @@ from typing import Final
 import cv2
 import numpy as np
 
-from vision.labels import BACK_LABEL, LABEL_COUNT, art_name
+from vision.classify.labels import BACK_LABEL, LABEL_COUNT, art_name
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +56,7 @@ class TileArt:
 
 
 #: The art shipped with the package (``Export/Regular``, ``Export/Black``).
-VENDORED_ART: Final = Path(__file__).resolve().parent / "art" / "fluffystuff" / "Export"
+VENDORED_ART: Final = Path(__file__).resolve().parent.parent / "art" / "fluffystuff" / "Export"
 
 
 def default_art_root() -> Path:
