@@ -15,9 +15,9 @@ from table_app.observations import DoraRevealed
 from table_app.runtime.camera import camera_pipeline
 from table_app.runtime.config import CameraConfig, ConfigError
 from table_app.runtime.demo_support import demo_config
-from vision import pipeline
 from vision.calibration.calibration import Calibration
 from vision.calibration.calibration_file import save_calibration
+from vision.live import pipeline
 from vision.live.reading import SeatReading, SeenTile, TableReading
 
 SIZE = (320, 240)

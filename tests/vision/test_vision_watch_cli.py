@@ -12,10 +12,10 @@ import pytest
 
 from table_app.cli import main
 from table_app.domain.notation import parse_tiles
-from vision import pipeline
 from vision.calibration.calibration import Calibration
 from vision.calibration.calibration_file import save_calibration
 from vision.calibration.zones import seat_zones
+from vision.live import pipeline
 from vision.live.debug_view import debug_view
 from vision.live.reading import SeatReading, SeenTile, TableReading, Zone
 
