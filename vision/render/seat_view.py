@@ -89,7 +89,8 @@ def render_seat_view(
 
     image = _surface(size, camera, rng)
     truths: list[TileTruth] = []
-    loose = _loose_tiles(rng, row_left, row_width)
+    near = min(max(-220.0, float(eye[1]) + 90.0), -70.0)  # the nearest the felt's things come to the camera (mm)
+    loose = _loose_tiles(rng, row_left, row_width, near)
     standing = [
         (int(rng.integers(0, _FACE_LABELS)), row_left + i * (TILE_WIDTH_MM + gap) + float(rng.normal(0, 0.4)))
         for i in range(count)
@@ -99,7 +100,7 @@ def render_seat_view(
         face = _draw_standing(image, camera, art, label=label, back_hue=back_hue, x=x, y=row_y, eye=eye, rng=rng)
         if _inside(face, size):
             truths.append(TileTruth(label, face, sideways=False))
-    _draw_sticks_and_dice(image, camera, rng, row_left, row_width)
+    _draw_sticks_and_dice(image, camera, rng, row_left, row_width, near)
     for tile in sorted(loose, key=lambda t: -float(np.hypot(t.x - eye[0], t.y - eye[1]))):
         corners = draw_tile(image, tile, camera, art, back_hue)
         if tile.label != BACK_LABEL and _inside(corners, size):
@@ -166,13 +167,13 @@ def _draw_room(image: np.ndarray, horizon: int, rng: np.random.Generator) -> Non
     image[:horizon] = room
 
 
-def _loose_tiles(rng: np.random.Generator, row_left: float, row_width: float) -> list[PlacedTile]:
+def _loose_tiles(rng: np.random.Generator, row_left: float, row_width: float, near: float) -> list[PlacedTile]:
     """A few tiles lying on the felt in front of the row (faces up, some backs), any way round."""
     tiles = []
     for _ in range(int(rng.integers(0, 7))):
         label = BACK_LABEL if rng.random() < 0.15 else int(rng.integers(0, _FACE_LABELS))
         x = float(rng.uniform(row_left - 40, row_left + row_width + 40))
-        y = float(rng.uniform(-160, -40))
+        y = float(rng.uniform(max(-160.0, near), -40))
         tiles.append(PlacedTile(label, x, y, float(rng.uniform(0, 360)), sideways=False))
     return tiles
 
@@ -239,11 +240,11 @@ def _warp_face(image: np.ndarray, face: np.ndarray, corners: np.ndarray, light: 
 
 
 def _draw_sticks_and_dice(
-    image: np.ndarray, camera: Camera, rng: np.random.Generator, row_left: float, row_width: float
+    image: np.ndarray, camera: Camera, rng: np.random.Generator, row_left: float, row_width: float, near: float
 ) -> None:
     """Point sticks (white bars with dots) and dice on the felt: things that are not tiles."""
     for _ in range(int(rng.integers(0, 4))):
-        cx, cy = rng.uniform(row_left - 80, row_left + row_width + 80), rng.uniform(-220, -30)
+        cx, cy = rng.uniform(row_left - 80, row_left + row_width + 80), rng.uniform(near, -30)
         turn = rng.uniform(0, np.pi)
         along, across = np.array([np.cos(turn), np.sin(turn)]), np.array([-np.sin(turn), np.cos(turn)])
         centre = np.array([cx, cy])
@@ -255,7 +256,7 @@ def _draw_sticks_and_dice(
             image, (int(dot[0]), int(dot[1])), 2, rng.choice([(40.0, 40.0, 200.0), (30.0, 30.0, 30.0)]).tolist(), -1
         )
     for _ in range(int(rng.integers(0, 3))):
-        cx, cy = rng.uniform(row_left, row_left + row_width), rng.uniform(-200, -60)
+        cx, cy = rng.uniform(row_left, row_left + row_width), rng.uniform(max(-200.0, near), -60)
         cube = np.array(
             [[cx - 6, cy - 6, 12.0], [cx + 6, cy - 6, 12.0], [cx + 6, cy + 6, 12.0], [cx - 6, cy + 6, 12.0]]
         )
