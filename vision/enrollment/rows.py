@@ -10,13 +10,18 @@ up and upright (tops away from the photographer), in rows from the far side to t
     red 5m  red 5p  red 5s        (this row only if the set has red fives)
 
 The tiles are found as ``vision detect`` finds them; finds much smaller than the typical tile
-(glyphs) and finds inside another's face (parts of a tile) are dropped; the rest are grouped into rows by their centres' height in the photo and
-read left to right. A layout that does not come out as 9, 9, 9, 7 (and 3) tiles is refused
-with what was found, row by row, so that the user sees which row to fix.
+(glyphs) and finds inside another's face (parts of a tile) are dropped; the rest are grouped
+into rows along the tiles' own up and read left to right. A tile found as two halves is
+joined again; a tile the detector missed between two it found is cut halfway between them
+(the spacing is even); a wider gap is refused by name (every tile after it would take its
+neighbour's label). A layout that does
+not come out as 9, 9, 9, 7 (and 3) tiles is refused with what was found, row by row, so that
+the user sees which row to fix.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Final
 
@@ -25,17 +30,22 @@ import numpy as np
 
 from vision.enrollment.sheet import CutTile
 
+log = logging.getLogger(__name__)
+
 #: The labels of each row, far to near (label numbers as :mod:`vision.classify.labels`).
 ROW_LABELS: Final = (
-    tuple(range(0, 9)),
+    tuple(range(9)),
     tuple(range(9, 18)),
     tuple(range(18, 27)),
     tuple(range(27, 34)),
     (34, 35, 36),
 )
 _ROW_NAMES: Final = ("1m-9m", "1p-9p", "1s-9s", "winds and dragons", "red fives")
-_SMALL: Final = 0.5  # a find with less than this share of the median face area is a glyph or a part
-_ROW_GAP: Final = 0.6  # a centre this many tile heights below the row's is in the next row
+_SMALL: Final = 0.3  # a find with less than this share of the median face area is a glyph or a part
+_ROW_GAP: Final = 0.6  # a centre this many tile heights below the previous one starts the next row
+_SPLIT: Final = 0.6  # finds nearer than this share of the rows' spacing are parts of one tile
+_MISSING: Final = 1.6  # a gap this many spacings wide has a tile missing ...
+_TOO_WIDE: Final = 2.5  # ... and this wide more than one: refused
 
 
 class LayoutError(ValueError):
@@ -91,11 +101,14 @@ def _contains(quad: np.ndarray, point: np.ndarray) -> bool:
 
 
 def _upright(corners: np.ndarray) -> np.ndarray:
-    """The corners in face order with the top edge the higher one in the photo (the layout's)."""
+    """A tile's four corners in face order (top-left, top-right, bottom-right, bottom-left), its
+    long edges the sides and its top the higher short edge in the photo (the layout's tops)."""
     corners = np.asarray(corners, np.float64)
-    if corners[:2, 1].mean() > corners[2:, 1].mean():
-        corners = np.roll(corners, 2, axis=0)
-    return corners
+    centre = corners.mean(axis=0)
+    clockwise = corners[np.argsort(np.arctan2(corners[:, 1] - centre[1], corners[:, 0] - centre[0]))]
+    ways = [np.roll(clockwise, -k, axis=0) for k in range(4)]
+    portrait = [q for q in ways if np.linalg.norm(q[1] - q[0]) <= 1.05 * np.linalg.norm(q[3] - q[0])]
+    return min(portrait or ways, key=lambda q: float(q[0, 1] + q[1, 1]))
 
 
 def _area(quad: np.ndarray) -> float:
@@ -104,13 +117,51 @@ def _area(quad: np.ndarray) -> float:
 
 
 def _rows(quads: Sequence[np.ndarray]) -> list[list[np.ndarray]]:
-    """Quads grouped into rows by their centres' height, each row left to right."""
-    height = float(np.median([np.linalg.norm(q[0] - q[3]) for q in quads]))
+    """Quads grouped into rows, far to near, each row left to right. Positions are measured
+    along the tiles' own up and right (a photo a little turned leaves the rows slanted)."""
+    ups = np.array([(q[0] + q[1] - q[2] - q[3]) / 2 for q in quads])
+    up = ups.sum(axis=0) / max(float(np.linalg.norm(ups.sum(axis=0))), 1e-9)
+    right = np.array([-up[1], up[0]])
+    height = float(np.median(np.linalg.norm(ups, axis=1)))
     rows: list[list[np.ndarray]] = []
-    for quad in sorted(quads, key=lambda q: float(q[:, 1].mean())):
-        centre = float(quad[:, 1].mean())
-        if rows and centre - float(np.mean([q[:, 1].mean() for q in rows[-1]])) < _ROW_GAP * height:
-            rows[-1].append(quad)
+    last = None
+    for quad in sorted(quads, key=lambda q: -float(q.mean(axis=0) @ up)):
+        level = float(quad.mean(axis=0) @ up)
+        if last is None or last - level > _ROW_GAP * height:
+            rows.append([])
+        rows[-1].append(quad)
+        last = level
+    rows = [sorted(row, key=lambda q: float(q.mean(axis=0) @ right)) for row in rows]
+    gaps = [g for row in rows for g in np.diff([float(q.mean(axis=0) @ right) for q in row])]
+    pitch = float(np.median(gaps)) if gaps else 0.0
+    return [_evenly_spaced(row, right, pitch, index) for index, row in enumerate(rows)]
+
+
+def _evenly_spaced(row: list[np.ndarray], right: np.ndarray, pitch: float, index: int) -> list[np.ndarray]:
+    """A row's tiles one per place: two finds much nearer than the layout's spacing are one tile
+    cut in two (joined again); a gap of two spacings is one tile not found, cut halfway between
+    its neighbours; a wider gap is refused by name (every tile after it would take its
+    neighbour's label)."""
+    out: list[np.ndarray] = []
+    for quad in row:
+        if out and float((quad.mean(axis=0) - out[-1].mean(axis=0)) @ right) < _SPLIT * pitch:
+            points = np.vstack([out[-1], quad]).astype(np.float32)
+            out[-1] = _upright(cv2.boxPoints(cv2.minAreaRect(points)))
         else:
-            rows.append([quad])
-    return [sorted(row, key=lambda q: float(q[:, 0].mean())) for row in rows]
+            out.append(quad)
+    filled: list[np.ndarray] = out[:1]
+    for quad in out[1:]:
+        gap = float((quad.mean(axis=0) - filled[-1].mean(axis=0)) @ right)
+        if gap > _MISSING * pitch:
+            if gap > _TOO_WIDE * pitch:
+                name = _ROW_NAMES[index] if index < len(_ROW_NAMES) else "an extra row"
+                raise LayoutError(
+                    f"row {index + 1} ({name}): no tiles found between its tile {len(filled)} and the next; "
+                    "are tiles missing, covered or too dark to find? Retake the photo with them in place"
+                )
+            # One tile the detector missed between two it found: it lies halfway (the layout's
+            # spacing is even), the size of its neighbours.
+            filled.append((filled[-1] + quad) / 2)
+            log.info("row %d: tile %d not found, cut halfway between its neighbours", index + 1, len(filled))
+        filled.append(quad)
+    return filled

@@ -100,7 +100,7 @@ def render_seat_view(
         face = _draw_standing(image, camera, art, label=label, back_hue=back_hue, x=x, y=row_y, eye=eye, rng=rng)
         if _inside(face, size):
             truths.append(TileTruth(label, face, sideways=False))
-    _draw_sticks_and_dice(image, camera, rng, row_left, row_width, near)
+    _draw_sticks_and_dice(image, camera, rng, row_left, row_width, near=near)
     for tile in sorted(loose, key=lambda t: -float(np.hypot(t.x - eye[0], t.y - eye[1]))):
         corners = draw_tile(image, tile, camera, art, back_hue)
         if tile.label != BACK_LABEL and _inside(corners, size):
@@ -240,7 +240,7 @@ def _warp_face(image: np.ndarray, face: np.ndarray, corners: np.ndarray, light: 
 
 
 def _draw_sticks_and_dice(
-    image: np.ndarray, camera: Camera, rng: np.random.Generator, row_left: float, row_width: float, near: float
+    image: np.ndarray, camera: Camera, rng: np.random.Generator, row_left: float, row_width: float, *, near: float
 ) -> None:
     """Point sticks (white bars with dots) and dice on the felt: things that are not tiles."""
     for _ in range(int(rng.integers(0, 4))):
