@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Final, Protocol
 
 import numpy as np
 
 from vision.classify.labels import is_red_label, kind_of_label, label_name
 from vision.geometry import angle_difference, bounding_box
+
+_PLAIN_FIVES: Final = (4, 13, 22)  # the labels of 5m, 5p and 5s that are not red
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +80,8 @@ class DetectionScore:
     upright_called_sideways: int = 0
     red_truths: int = 0
     red_found: int = 0
+    plain_fives: int = 0  # found fives that are not red (meaningful where every red five is labelled)
+    plain_fives_read_red: int = 0
     angle_truths: int = 0
     angle_within_20: int = 0
     uncertain: int = 0
@@ -128,6 +132,9 @@ class DetectionScore:
                 self.upright_called_sideways += found.sideways
             if is_red_label(truth.label):
                 self.red_found += found.label == truth.label
+            elif truth.label in _PLAIN_FIVES:
+                self.plain_fives += 1
+                self.plain_fives_read_red += is_red_label(found.label)
             if truth.angle is not None and found.angle is not None:
                 self.angle_truths += 1
                 self.angle_within_20 += angle_difference(found.angle, truth.angle) <= 20
