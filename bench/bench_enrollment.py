@@ -16,16 +16,16 @@ from collections import Counter
 
 import numpy as np
 
-from vision.classifier import OnnxTileClassifier
-from vision.crops import crop_tile
-from vision.detect import detect_tiles
+from vision.classify.classifier import OnnxTileClassifier
+from vision.classify.crops import crop_tile
+from vision.classify.labels import kind_of_label, label_name
+from vision.detect.still_photo import detect_tiles
 from vision.enrollment.enroll import DEFAULT_BLEND, enroll_tiles
 from vision.enrollment.sheet import cut_enrollment_tiles
-from vision.evaluation import DetectionScore
-from vision.labels import kind_of_label, label_name
+from vision.eval.matching import DetectionScore
 from vision.render.enrollment_grid import render_enrollment_grid
 from vision.render.renderer import RenderOptions, render_table
-from vision.tile_art import ArtStyle
+from vision.render.tile_art import ArtStyle
 
 FIRST_SEED = 2_100_000  # apart from training, its check, bench_vision and the tests
 

@@ -17,6 +17,7 @@ quads the face). Last, the time of one 1920×1080 frame (a photograph scaled up)
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
@@ -30,11 +31,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from vision.classifier import DEFAULT_MODEL, OnnxTileClassifier
-from vision.detect import detect_tiles, make_finder, read_image
-from vision.evaluation import DetectionScore
-from vision.label_eval import score_labelled_images
-from vision.label_file import load_ignored, load_labels
+from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier
+from vision.detect.still_photo import detect_tiles, make_finder, read_image
+from vision.eval.label_eval import score_labelled_images
+from vision.eval.label_file import load_ignored, load_labels
+from vision.eval.matching import DetectionScore
 
 
 def main() -> None:
@@ -72,7 +73,7 @@ def main() -> None:
             started = time.perf_counter()
             score, per_image = score_labelled_images(labels, path.parent, detect, args.iou, ignored)
             ms = (time.perf_counter() - started) * 1000 / max(len(per_image), 1)
-            print(_row(_source_name(path), name, len(per_image), score, ms))
+            print(_row(_source_name(path), name, len(per_image), score, ms, marked=_reds_marked(path)))
     if first_image is not None:
         frame = cv2.resize(first_image, (1920, 1080), interpolation=cv2.INTER_LINEAR)
         ours(frame)  # warm up
@@ -89,8 +90,20 @@ def _source_name(path: Path) -> str:
     return f"{path.parent.name}/{path.name}"
 
 
-def _row(source: str, detector: str, images: int, score: DetectionScore, ms: float) -> str:
-    red = f"{score.red_recall:.3f} ({score.red_truths})" if score.red_recall is not None else "—"
+def _reds_marked(path: Path) -> bool:
+    """Whether every five of the source was looked at for red (models/labels/red-fives.json)."""
+    return bool(json.loads(path.read_text(encoding="utf-8")).get("red_fives_marked", False))
+
+
+def _row(source: str, detector: str, images: int, score: DetectionScore, ms: float, *, marked: bool) -> str:
+    # red5: recall where red fives are labelled; on a source looked at and found to have none,
+    # how many of its plain fives were read red ("0/47 red"); unknown otherwise.
+    if score.red_recall is not None:
+        red = f"{score.red_recall:.3f} ({score.red_truths})"
+    elif marked:
+        red = f"{score.plain_fives_read_red}/{score.plain_fives} red"
+    else:
+        red = "—"
     sideways = f"{score.sideways_recall:.3f} ({score.sideways_truths})" if score.sideways_recall is not None else "—"
     return (
         f"{source:<28} {detector:<24} {images:>4} {score.truths:>6} {score.recall:>7.3f} {score.precision:>7.3f} "

@@ -21,12 +21,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.classifier import DEFAULT_MODEL, OnnxTileClassifier
+from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier
+from vision.live.table_reader import TableReader
+from vision.live.table_reader.checking import differences, picked_calibration, random_overhead_camera
 from vision.render.layout import random_layout
 from vision.render.renderer import RenderedTable, RenderOptions, render_table
-from vision.table_reader import TableReader
-from vision.table_reader.checking import differences, picked_calibration, random_overhead_camera
-from vision.tile_art import ArtStyle
+from vision.render.tile_art import ArtStyle
 
 FIRST_SEED = 3_000_000
 

@@ -27,10 +27,10 @@ from table_app.logs import read_log  # noqa: E402
 from table_app.rules.check import profile_for_log  # noqa: E402
 from table_app.rules.profiles import TENHOU  # noqa: E402
 from tests.vision.perfect_table import perfect_readings  # noqa: E402
-from vision.pipeline import VisionSource  # noqa: E402
-from vision.reading import TableReading  # noqa: E402
-from vision.sources.frame import Frame  # noqa: E402
-from vision.tracking import Tracker  # noqa: E402
+from vision.live.pipeline import VisionSource  # noqa: E402
+from vision.live.reading import TableReading  # noqa: E402
+from vision.live.tracking import Tracker  # noqa: E402
+from vision.sources.frame import CameraFrame  # noqa: E402
 
 DEMO = ROOT / "table_app" / "demo_data" / "demo-game.mjlog"
 
@@ -50,10 +50,10 @@ class PreparedFrames:
     def ended(self) -> bool:
         return self._left <= 0
 
-    def read(self) -> Frame | None:
+    def read(self) -> CameraFrame | None:
         self._left -= 1
         self._clock += 0.05
-        return Frame(self._image, self._clock)
+        return CameraFrame(self._image, self._clock)
 
     def close(self) -> None:
         self._left = 0
@@ -86,7 +86,7 @@ def main() -> None:
     latencies: list[float] = []
     index = iter(readings)
 
-    def read(_frame: Frame) -> TableReading:
+    def read(_frame: CameraFrame) -> TableReading:
         reading = next(index)
         returned.append(time.perf_counter())
         return reading

@@ -20,14 +20,14 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.classifier import DEFAULT_MODEL, OnnxTileClassifier
-from vision.crops import crop_tile
-from vision.detect import FINDERS, detect_tiles, make_finder, shipped_judge
-from vision.evaluation import DetectionScore
+from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier
+from vision.classify.crops import crop_tile
+from vision.detect.sideways_judge import OnnxSidewaysJudge
+from vision.detect.still_photo import FINDERS, detect_tiles, make_finder, shipped_judge
+from vision.eval.matching import DetectionScore
 from vision.geometry import angle_difference
 from vision.render.renderer import RenderOptions, render_table
-from vision.sideways_judge import OnnxSidewaysJudge
-from vision.tile_art import ArtStyle
+from vision.render.tile_art import ArtStyle
 
 HELD_OUT_FIRST_SEED = 2_000_000  # apart from training (0..) and the training run's own check (1_000_000..)
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image
 
-from vision.label_file import label_of_name
+from vision.eval.label_file import label_of_name
 
 HONOURS = {"tou": "1z", "nan": "2z", "sha": "3z", "pe": "4z", "haku": "5z", "hatsu": "6z", "chun": "7z"}
 
@@ -77,7 +77,7 @@ def _run(image: np.ndarray, x0: int, y0: int) -> list[BoxDetection]:
 
 
 def _merge(found: list[BoxDetection]) -> list[BoxDetection]:
-    from vision.evaluation import box_iou  # noqa: PLC0415
+    from vision.eval.matching import box_iou  # noqa: PLC0415
     from vision.geometry import bounding_box  # noqa: PLC0415
 
     if not found:

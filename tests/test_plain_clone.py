@@ -58,7 +58,7 @@ def test_the_demo_referees_its_game_in_a_plain_clone_with_nothing_beside_it(clon
 @pytest.mark.slow
 def test_the_renderer_draws_every_art_style_from_the_clone_itself(clone):
     code = (
-        "from vision.tile_art import ArtStyle, default_art_root, load_tile_art\n"
+        "from vision.render.tile_art import ArtStyle, default_art_root, load_tile_art\n"
         "from vision.render.renderer import RenderOptions, render_table\n"
         "for style in ArtStyle:\n"
         "    render_table(1, RenderOptions(size=(320, 180), style=style))\n"

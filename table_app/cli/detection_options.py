@@ -35,8 +35,8 @@ def check_detection_options(args: argparse.Namespace) -> None:
 def detector_from(args: argparse.Namespace) -> Callable[[Any], Any]:
     """Image → detections, with the classifier and finder the options name (models loaded now)."""
     # Imported here so other commands start without loading OpenCV and onnxruntime.
-    from vision.classifier import DEFAULT_MODEL, OnnxTileClassifier  # noqa: PLC0415
-    from vision.detect import detect_tiles, make_finder  # noqa: PLC0415
+    from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier  # noqa: PLC0415
+    from vision.detect.still_photo import detect_tiles, make_finder  # noqa: PLC0415
     from vision.find.finder import TILE_ASPECT  # noqa: PLC0415
     from vision.find.seams import TileSize  # noqa: PLC0415
 

@@ -53,11 +53,11 @@ def run_calibrate(args: argparse.Namespace) -> int:
     # Imported here so other commands start without loading OpenCV.
     from vision.calibration.calibrate import calibrate  # noqa: PLC0415
     from vision.calibration.calibration_file import save_calibration  # noqa: PLC0415
-    from vision.calibration.table import TableGeometry, TileSize  # noqa: PLC0415
+    from vision.calibration.table import PhysicalTileSize, TableGeometry  # noqa: PLC0415
 
     frame = first_frame_of(args.source)
     table = TableGeometry(*args.table_mm)
-    calibration = calibrate(frame.image, picked=args.corners, table=table, tile=TileSize(*args.tile_mm))
+    calibration = calibrate(frame.image, picked=args.corners, table=table, tile=PhysicalTileSize(*args.tile_mm))
     save_calibration(calibration, args.out)
     corners = "  ".join(f"{x:.0f},{y:.0f}" for x, y in calibration.corners)
     print(f"{args.out}: corners from {calibration.corners_from.value}: {corners}")

@@ -15,6 +15,7 @@ from table_app.cli.detection_options import add_detection_options, check_detecti
 EXAMPLES = """examples:
   jantaku vision detect table.jpg
   jantaku vision detect table.jpg --json
+  jantaku vision detect table.jpg --draw found.png
   jantaku vision detect close-up.png --tile-height 120
   jantaku vision eval --labels photos/labels.json
   jantaku vision enroll --source grid.jpg --out table.enrollment.json"""
@@ -36,6 +37,9 @@ def register(commands: Any) -> None:
     )
     detect.add_argument("image", metavar="IMAGE", type=Path, help="a photo (JPEG, PNG, ...)")
     detect.add_argument("--json", action="store_true", help="print a JSON list of tiles")
+    detect.add_argument(
+        "--draw", type=Path, metavar="FILE", help="also write the photo with each tile found drawn on it (.png, .jpg)"
+    )
     add_detection_options(detect)
     vision_calibrate_command.register(actions)
     vision_eval_command.register(actions)
@@ -64,11 +68,15 @@ def run(args: argparse.Namespace) -> int:
 
 def run_detect(args: argparse.Namespace) -> int:
     # Imported here so `jantaku hand` and friends start without loading OpenCV and onnxruntime.
-    from vision.detect import read_image  # noqa: PLC0415
+    from vision.detect.still_photo import read_image  # noqa: PLC0415
 
     check_detection_options(args)
     image = read_image(args.image)
     detections = detector_from(args)(image)
+    if args.draw is not None:
+        from vision.detect.overlay import write_overlay  # noqa: PLC0415
+
+        write_overlay(args.draw, image, detections)
     if args.json:
         print(json.dumps([d.as_json() for d in detections]))
         return 0

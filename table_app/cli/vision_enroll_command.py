@@ -19,11 +19,15 @@ ENROLL_EXAMPLES = """examples:
   jantaku vision enroll-sheet --out sheet.png          print at 100 % on A3, lay one tile upright per cell
   jantaku vision enroll --source opencv:0 --out table.enrollment.json
   jantaku vision enroll --source sheet-photo.jpg --out table.enrollment.json
+  jantaku vision enroll --layout rows --source rows.jpg --check rows-2.jpg --out table.enrollment.json
   jantaku vision detect table.jpg --enrollment table.enrollment.json
 
 The sheet (docs/vision.md, "Tile-set enrollment"): four ArUco DICT_4X4_50 markers, ids 4-7, and
 7×6 green cells read row by row: 1m..9m, 1p..9p, 1s..9s, 1z..7z, red 5m, red 5p, red 5s, a
-face-down tile; the last four cells stay empty. Leave a cell empty if your set lacks that tile."""
+face-down tile; the last four cells stay empty. Leave a cell empty if your set lacks that tile.
+No sheet (--layout rows; docs/vision.md, "Enrolling from a phone photo"): one tile of each kind
+face up, tops away from you, a finger's width apart, in rows far to near: 1m-9m, 1p-9p, 1s-9s,
+東南西北白發中, and red 5m 5p 5s if the set has them; photograph from above, rows across."""
 
 
 def register(actions: Any) -> None:
@@ -44,6 +48,18 @@ def register(actions: Any) -> None:
         "--blend", type=float, default=None, metavar="W", help="the head's share of the probabilities (0.5)"
     )
     enroll.add_argument("--copies", type=int, default=None, metavar="N", help="varied crops per tile and side (24)")
+    enroll.add_argument(
+        "--layout",
+        choices=("sheet", "rows"),
+        default="sheet",
+        help="how the tiles lie: on the printed sheet (default), or in rows on any plain surface, no sheet needed",
+    )
+    enroll.add_argument(
+        "--check",
+        metavar="IMAGE",
+        type=Path,
+        help="a second photo of the same layout: prints how well its tiles are read before and after",
+    )
     sheet = actions.add_parser(
         "enroll-sheet",
         help="draw the printable enrollment sheet (A3 landscape)",
@@ -56,11 +72,17 @@ def register(actions: Any) -> None:
 
 def run_enroll(args: argparse.Namespace) -> int:
     # Imported here so other commands start without loading OpenCV and onnxruntime.
-    from vision.classifier import DEFAULT_MODEL, OnnxTileClassifier  # noqa: PLC0415
-    from vision.enrollment.enroll import DEFAULT_BLEND, DEFAULT_COPIES, ENROLL_STAGES, enroll_tiles  # noqa: PLC0415
+    from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier  # noqa: PLC0415
+    from vision.classify.labels import label_name  # noqa: PLC0415
+    from vision.enrollment.enroll import (  # noqa: PLC0415
+        DEFAULT_BLEND,
+        DEFAULT_COPIES,
+        ENROLL_STAGES,
+        enroll_tiles,
+        measure,
+    )
     from vision.enrollment.enrollment_file import save_enrollment  # noqa: PLC0415
-    from vision.enrollment.sheet import GRID_LABELS, cut_enrollment_tiles  # noqa: PLC0415
-    from vision.labels import label_name  # noqa: PLC0415
+    from vision.enrollment.sheet import GRID_LABELS  # noqa: PLC0415
 
     blend = DEFAULT_BLEND if args.blend is None else args.blend
     copies = DEFAULT_COPIES if args.copies is None else args.copies
@@ -72,7 +94,11 @@ def run_enroll(args: argparse.Namespace) -> int:
         raise ValueError(f"--out {args.out}: name it NAME.json (the arrays go to NAME.npz beside it)")
     image = _read_source(args.source)
     classifier = OnnxTileClassifier(args.model or DEFAULT_MODEL)
-    tiles = cut_enrollment_tiles(image)
+    tiles = _cut(image, args.layout, classifier)
+    check = None
+    if args.check is not None:
+        check_image = _read_source(str(args.check))
+        check = (check_image, _cut(check_image, args.layout, classifier))
     with Progress(len(ENROLL_STAGES), "enroll") as bar:
         enrollment = enroll_tiles(
             image, tiles, classifier, copies=copies, blend=blend, finished=lambda stage: bar.advance(note=stage)
@@ -81,10 +107,11 @@ def run_enroll(args: argparse.Namespace) -> int:
     empty = [
         label_name(label) + (" (red)" if label in (34, 35, 36) else "")
         for label in GRID_LABELS
-        if label is not None and label not in enrolled
+        if label is not None and label not in enrolled and args.layout == "sheet"
     ]
     details = {
         "source": str(args.source),
+        "layout": args.layout,
         "labels": [label_name(label) + ("-red" if label in (34, 35, 36) else "") for label in enrollment.labels],
         "copies": copies,
         "accuracy": {
@@ -100,6 +127,15 @@ def run_enroll(args: argparse.Namespace) -> int:
             },
         },
     }
+    second = None
+    if check is not None:
+        second = measure(classifier, enrollment.head, *_plain_crops(*check))
+        details["accuracy"]["second_photo"] = {
+            "image": str(args.check),
+            "before": second.before,
+            "after": second.after,
+            "crops": second.crops,
+        }
     save_enrollment(args.out, enrollment.head, classifier.sha256, details)
     print(f"{args.out}: {len(tiles)} tiles enrolled" + (f"; empty cells: {', '.join(empty)}" if empty else ""))
     print(
@@ -110,7 +146,32 @@ def run_enroll(args: argparse.Namespace) -> int:
         f"  label accuracy on fresh varied crops      before {enrollment.fresh.before:.3f}  after "
         f"{enrollment.fresh.after:.3f}  ({enrollment.fresh.crops} crops)"
     )
+    if second is not None:
+        print(
+            f"  label accuracy on the second photo        before {second.before:.3f}  after "
+            f"{second.after:.3f}  ({second.crops} tiles, {args.check})"
+        )
     return 0
+
+
+def _cut(image: Any, layout: str, classifier: Any) -> Any:
+    """The enrolled tiles of a photo: the sheet's cells, or the rows found as ``vision detect`` finds tiles."""
+    if layout == "sheet":
+        from vision.enrollment.sheet import cut_enrollment_tiles  # noqa: PLC0415
+
+        return cut_enrollment_tiles(image)
+    from vision.detect.still_photo import detect_tiles  # noqa: PLC0415
+    from vision.enrollment.rows import cut_row_layout  # noqa: PLC0415
+
+    return cut_row_layout([d.corners for d in detect_tiles(image, classifier)])
+
+
+def _plain_crops(image: Any, tiles: Any) -> tuple[Any, Any]:
+    import numpy as np  # noqa: PLC0415
+
+    from vision.classify.crops import crop_tile  # noqa: PLC0415
+
+    return np.stack([crop_tile(image, t.corners) for t in tiles]), np.array([t.label for t in tiles])
 
 
 def run_sheet(args: argparse.Namespace) -> int:
@@ -128,7 +189,7 @@ def run_sheet(args: argparse.Namespace) -> int:
 
 def _read_source(source: str) -> Any:
     from table_app.cli.vision_calibrate_command import first_frame_of  # noqa: PLC0415
-    from vision.detect import read_image  # noqa: PLC0415
+    from vision.detect.still_photo import read_image  # noqa: PLC0415
 
     if Path(source).suffix.lower() in _IMAGE_SUFFIXES:
         return read_image(Path(source))

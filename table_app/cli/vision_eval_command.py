@@ -1,5 +1,5 @@
 """``jantaku vision eval`` (score detection on labelled photos) and ``jantaku vision render`` (a
-labelled set drawn by the renderer): thin wrappers over ``vision.label_eval`` and ``vision.render``."""
+labelled set drawn by the renderer): thin wrappers over ``vision.eval.label_eval`` and ``vision.render``."""
 
 from __future__ import annotations
 
@@ -57,8 +57,8 @@ def register(actions: Any) -> None:
 
 def run_eval(args: argparse.Namespace) -> int:
     # Imported here so other commands start without loading OpenCV and onnxruntime.
-    from vision.label_eval import report_json, report_lines, score_labelled_images  # noqa: PLC0415
-    from vision.label_file import load_ignored, load_labels  # noqa: PLC0415
+    from vision.eval.label_eval import report_json, report_lines, score_labelled_images  # noqa: PLC0415
+    from vision.eval.label_file import load_ignored, load_labels  # noqa: PLC0415
 
     if not 0.0 <= args.iou < 1.0:
         raise ValueError(f"--iou must be from 0 up to (not including) 1, got {args.iou}")
@@ -89,7 +89,7 @@ def run_eval(args: argparse.Namespace) -> int:
 def run_render(args: argparse.Namespace) -> int:
     from vision.render.labelled_set import write_rendered_set  # noqa: PLC0415
     from vision.render.renderer import RenderOptions  # noqa: PLC0415
-    from vision.tile_art import ArtStyle  # noqa: PLC0415
+    from vision.render.tile_art import ArtStyle  # noqa: PLC0415
 
     styles = [s.value for s in ArtStyle]
     if args.style not in styles:
@@ -109,7 +109,7 @@ def _render_grids(args: argparse.Namespace) -> int:
     import cv2  # noqa: PLC0415
 
     from vision.render.enrollment_grid import render_enrollment_grid  # noqa: PLC0415
-    from vision.tile_art import ArtStyle  # noqa: PLC0415
+    from vision.render.tile_art import ArtStyle  # noqa: PLC0415
 
     args.out.mkdir(parents=True, exist_ok=True)
     with Progress(args.tables, "render") as bar:

@@ -117,12 +117,12 @@ class _FirstFrames:
 def run_watch(args: argparse.Namespace) -> int:
     # Imported here so other commands start without loading OpenCV and onnxruntime.
     from table_app.cli.vision_calibrate_command import first_frame  # noqa: PLC0415
-    from vision import pipeline  # noqa: PLC0415
     from vision.calibration.calibrate import calibrate  # noqa: PLC0415
     from vision.calibration.calibration_file import load_calibration  # noqa: PLC0415
+    from vision.live import pipeline  # noqa: PLC0415
+    from vision.live.tracking import Tracker  # noqa: PLC0415
     from vision.sources.open_source import open_source  # noqa: PLC0415
     from vision.sources.picamera2_source import CameraUnavailableError  # noqa: PLC0415
-    from vision.tracking import Tracker  # noqa: PLC0415
 
     if args.out is not None:
         if args.out.exists() and not args.out.is_dir():
@@ -164,7 +164,7 @@ def run_watch(args: argparse.Namespace) -> int:
     def write_view(frame: Any, reading: Any, _posted: Any) -> None:
         import cv2  # noqa: PLC0415
 
-        from vision.debug_view import debug_view  # noqa: PLC0415
+        from vision.live.debug_view import debug_view  # noqa: PLC0415
 
         written[0] += 1
         path = args.out / f"frame-{written[0]:06d}.png"

@@ -2,7 +2,7 @@
 
 ``[camera] source`` names the frames (``picamera2``, ``opencv:0``, a folder, a video);
 ``[camera] calibration`` the file ``jantaku vision calibrate`` wrote. The pipeline (reader →
-tracker, ``vision.pipeline``) is imported only when a camera is configured, so a table run
+tracker, ``vision.live.pipeline``) is imported only when a camera is configured, so a table run
 from a log or without a camera never loads OpenCV or onnxruntime.
 """
 
@@ -13,9 +13,9 @@ from table_app.runtime.ports import ObservationSource
 
 
 def camera_pipeline(camera: CameraConfig, table: TableConfig) -> ObservationSource:
-    from vision import pipeline  # noqa: PLC0415
     from vision.calibration.calibration_file import load_calibration  # noqa: PLC0415
-    from vision.tracking import TrackerSettings  # noqa: PLC0415
+    from vision.live import pipeline  # noqa: PLC0415
+    from vision.live.tracking import TrackerSettings  # noqa: PLC0415
 
     if camera.calibration is None:
         raise ConfigError("camera.calibration", "a camera needs its calibration file (jantaku vision calibrate)")

@@ -10,9 +10,9 @@ reads it, so the demo is as fast as the machine and never skips an act.
 
 ``rendered_world(pipeline)`` is the vision factory ``build_runtime(config, vision=...)`` takes;
 ``pipeline`` builds the observation source over the world's frames. ``classifier_pipeline``
-(the default) is the real one: ``vision.pipeline.VisionSource`` over
-``vision.table_reader.TableReader(calibration, OnnxTileClassifier()).read`` and
-``vision.tracking.Tracker()``, imported when a demo starts.
+(the default) is the real one: ``vision.live.pipeline.VisionSource`` over
+``vision.live.table_reader.TableReader(calibration, OnnxTileClassifier()).read`` and
+``vision.live.tracking.Tracker()``, imported when a demo starts.
 """
 
 from __future__ import annotations
@@ -155,12 +155,12 @@ def classifier_pipeline(world: RenderedGameSource, calibration: Calibration) -> 
     """The real vision pipeline over the world: table reader with the ONNX classifier, tracker."""
     # Imported here: the ONNX runtime and the reader load only when a demo with a camera starts
     # (and a trimmed build without the vision package still plays `--camera log`).
-    from vision.classifier import OnnxTileClassifier  # noqa: PLC0415
+    from vision.classify.classifier import OnnxTileClassifier  # noqa: PLC0415
 
     try:
-        from vision.pipeline import VisionSource  # noqa: PLC0415
-        from vision.table_reader import TableReader  # noqa: PLC0415
-        from vision.tracking import Tracker  # noqa: PLC0415
+        from vision.live.pipeline import VisionSource  # noqa: PLC0415
+        from vision.live.table_reader import TableReader  # noqa: PLC0415
+        from vision.live.tracking import Tracker  # noqa: PLC0415
     except ModuleNotFoundError as error:
         raise ConfigError(
             "camera.source",

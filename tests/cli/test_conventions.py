@@ -128,7 +128,7 @@ def test_loading_the_models_leaves_nothing_in_the_temporary_folder(tmp_path):
     """The rendered demo's models: onnxruntime writes a telemetry file into $TMPDIR on import."""
     scratch = tmp_path / "tmp"
     scratch.mkdir()
-    code = "from vision.classifier import DEFAULT_MODEL, OnnxTileClassifier; OnnxTileClassifier(DEFAULT_MODEL)"
+    code = "from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier; OnnxTileClassifier(DEFAULT_MODEL)"
     result = subprocess.run(
         [sys.executable, "-c", code],
         env={**os.environ, "PYTHONPATH": str(REPO_ROOT), "TMPDIR": str(scratch)},

@@ -185,7 +185,7 @@ def test_the_rendered_camera_referees_a_short_game_through_the_real_vision_pipel
 
 
 def test_without_the_vision_pipeline_the_rendered_camera_is_one_line_and_exit_2(monkeypatch, capsys):
-    monkeypatch.setitem(sys.modules, "vision.pipeline", None)  # as in a build without it
+    monkeypatch.setitem(sys.modules, "vision.live.pipeline", None)  # as in a build without it
     assert main(["demo", "--fast", "--headless"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1, err

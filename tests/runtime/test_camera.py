@@ -15,10 +15,10 @@ from table_app.observations import DoraRevealed
 from table_app.runtime.camera import camera_pipeline
 from table_app.runtime.config import CameraConfig, ConfigError
 from table_app.runtime.demo_support import demo_config
-from vision import pipeline
 from vision.calibration.calibration import Calibration
 from vision.calibration.calibration_file import save_calibration
-from vision.reading import SeatReading, SeenTile, TableReading
+from vision.live import pipeline
+from vision.live.reading import SeatReading, SeenTile, TableReading
 
 SIZE = (320, 240)
 
@@ -57,6 +57,6 @@ def test_a_camera_without_calibration_or_reader_is_a_config_error(camera, tmp_pa
     table = demo_config(tmp_path / "x.mjlog", tmp_path / "t.db")
     with pytest.raises(ConfigError, match=r"camera\.calibration"):
         camera_pipeline(CameraConfig(camera.source), table)
-    monkeypatch.setitem(sys.modules, "vision.table_reader", None)
+    monkeypatch.setitem(sys.modules, "vision.live.table_reader", None)
     with pytest.raises(ConfigError, match="table reader is not installed"):
         camera_pipeline(camera, table)

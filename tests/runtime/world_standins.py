@@ -1,7 +1,7 @@
 """Stand-ins for the vision pipeline's reader, tracker and loop (their own branches), to test the
 demo's world on its own: a reader that reads every frame perfectly (the layout the world drew),
 a tracker that posts each change once it has held for two frames, and the loop between them.
-The lead swaps in ``vision.table_reader``, ``vision.tracking`` and ``vision.pipeline`` at merge.
+The lead swaps in ``vision.live.table_reader``, ``vision.live.tracking`` and ``vision.live.pipeline`` at merge.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from table_app.observations import (
 )
 from table_app.runtime.ports import Post
 from vision.calibration.calibration import Calibration
-from vision.reading import SeatReading, SeenMeld, SeenTile, TableReading
+from vision.live.reading import SeatReading, SeenMeld, SeenTile, TableReading
 from vision.render.layout import MeldLayout, TableLayout
-from vision.sources.frame import Frame
+from vision.sources.frame import CameraFrame
 from vision.sources.game_source import RenderedGameSource
 
 
@@ -70,7 +70,7 @@ class PerfectReader:
         self._world = world
         self.calibration = calibration
 
-    def read(self, frame: Frame) -> TableReading:
+    def read(self, frame: CameraFrame) -> TableReading:
         return perfect_reading(self._world.layout_at(frame.timestamp), frame.timestamp)
 
 
@@ -140,7 +140,7 @@ def _changes(before: TableReading, after: TableReading) -> tuple[Observation, ..
 class LoopPipeline:
     """Frames → read → tracker → post, on its own thread, until the source ends."""
 
-    def __init__(self, frames: RenderedGameSource, read: Callable[[Frame], TableReading], tracker: DiffTracker):
+    def __init__(self, frames: RenderedGameSource, read: Callable[[CameraFrame], TableReading], tracker: DiffTracker):
         self._frames = frames
         self._read = read
         self._tracker = tracker

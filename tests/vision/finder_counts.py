@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from vision.evaluation import match_quads
+from vision.eval.matching import match_quads
 from vision.render.renderer import RenderedTable
 
 

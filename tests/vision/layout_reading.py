@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from table_app.domain.tile import UNKNOWN
-from vision.reading import SeatReading, SeenMeld, SeenTile, TableReading
+from vision.live.reading import SeatReading, SeenMeld, SeenTile, TableReading
 from vision.render.layout import MeldLayout, TableLayout
 
 

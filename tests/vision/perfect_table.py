@@ -36,7 +36,7 @@ from table_app.rules.events import (
 from table_app.rules.fold import apply, new_game
 from table_app.rules.profiles import TENHOU, RuleProfile
 from table_app.rules.state import GameState
-from vision.reading import SeatReading, SeenMeld, SeenTile, TableReading
+from vision.live.reading import SeatReading, SeenMeld, SeenTile, TableReading
 
 _TURNED_AT = {
     3: {Relation.LEFT: 0, Relation.ACROSS: 1, Relation.RIGHT: 2},

@@ -19,7 +19,7 @@ from vision.calibration.markers import (
     draw_marker,
     draw_marker_sheet,
 )
-from vision.calibration.table import TableCorner, TableGeometry, TileSize
+from vision.calibration.table import PhysicalTileSize, TableCorner, TableGeometry
 from vision.render.camera import Camera, overhead_camera
 
 TABLE = TableGeometry(680.0, 640.0, px_per_mm=1.5)
@@ -148,7 +148,7 @@ def test_calibration_file_round_trip(tmp_path):
         ((100.5, 50.25), (1200.0, 60.0), (1180.0, 700.0), (90.0, 690.0)),
         (1280, 720),
         TableGeometry(700, 650, 2.0),
-        TileSize(21, 28.5),
+        PhysicalTileSize(21, 28.5),
         CornersFrom.ARUCO,
     )
     path = tmp_path / "table.calibration.json"

@@ -6,11 +6,11 @@ import shutil
 import numpy as np
 import pytest
 
-from vision.classifier import DEFAULT_MODEL, ModelError, OnnxTileClassifier
-from vision.crops import CROP_SIZE, crop_tile, turned_half
-from vision.labels import BACK_LABEL, kind_of_label
+from vision.classify.classifier import DEFAULT_MODEL, ModelError, OnnxTileClassifier
+from vision.classify.crops import CROP_SIZE, crop_tile, turned_half
+from vision.classify.labels import BACK_LABEL, kind_of_label
 from vision.render.renderer import RenderOptions, render_table
-from vision.tile_art import ArtStyle
+from vision.render.tile_art import ArtStyle
 
 # Measured on these tables (seeds 3_000_000..3_000_007, never used in training or by the bench);
 # the floors leave a margin below the measurement.

@@ -11,13 +11,13 @@ from table_app.domain.notation import parse_tiles
 from table_app.logs import read_log
 from table_app.rules.profiles import TENHOU
 from vision.calibration.calibrate import calibrate
-from vision.classifier import OnnxTileClassifier
+from vision.classify.classifier import OnnxTileClassifier
+from vision.live.table_reader import TableReader
+from vision.live.table_reader.checking import differences
 from vision.render.game_scene import game_scenes
 from vision.render.layout import MeldLayout, PondLayout, SeatLayout, TableLayout
 from vision.render.table_camera import TableCamera
-from vision.sources.frame import Frame
-from vision.table_reader import TableReader
-from vision.table_reader.checking import differences
+from vision.sources.frame import CameraFrame
 
 STRIDE = 9  # about a hundred of the game's 903 scenes, every part of every hand
 # Measured: 902 of the 903 scenes read exactly (stride 1), every one of this sample (docs/vision.md).
@@ -38,7 +38,7 @@ def test_the_demo_camera_s_scenes_read_as_they_were_drawn(scenes_and_reader):
     wrong = []
     for index in sample:
         scene = scenes[index]
-        reading = reader.read(Frame(camera.frame(scene.layout, scene.hand, index), float(index)))
+        reading = reader.read(CameraFrame(camera.frame(scene.layout, scene.hand, index), float(index)))
         found = differences(scene.layout, reading)
         parts = found.ponds + found.melds + found.hands + found.indicators
         if parts:
@@ -72,7 +72,7 @@ def test_melds_at_the_table_s_corners_beside_the_markers_read_as_laid():
     camera = TableCamera()
     reader = TableReader(calibrate(camera.frame(layout, 0, 0)), OnnxTileClassifier())
     for index in range(3):  # three frames: three draws of the sensor's noise
-        found = differences(layout, reader.read(Frame(camera.frame(layout, 0, index), float(index))))
+        found = differences(layout, reader.read(CameraFrame(camera.frame(layout, 0, index), float(index))))
         assert found.melds == (), index
         assert found.ponds == (), index
 
@@ -84,7 +84,7 @@ def test_hands_laid_open_read_surely(scenes_and_reader, index):
     again a little along its row (these scenes had 2-5 uncertain tiles without that)."""
     scenes, camera, reader = scenes_and_reader
     scene = scenes[index]
-    reading = reader.read(Frame(camera.frame(scene.layout, scene.hand, 2 * index), float(index)))
+    reading = reader.read(CameraFrame(camera.frame(scene.layout, scene.hand, 2 * index), float(index)))
     assert differences(scene.layout, reading).hands == ()
     shown = [tile for seat in reading.seats for tile in (*seat.open_hand, *([seat.winning] if seat.winning else []))]
     assert shown

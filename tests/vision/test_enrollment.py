@@ -5,14 +5,14 @@ import numpy as np
 import pytest
 
 from table_app.cli import main
-from vision.classifier import DEFAULT_MODEL, OnnxTileClassifier
-from vision.crops import crop_tile
+from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier
+from vision.classify.crops import crop_tile
 from vision.enrollment.enroll import ENROLL_STAGES, enroll_tiles, measure
 from vision.enrollment.enrollment_file import EnrollmentError, load_enrollment, save_enrollment
 from vision.enrollment.sheet import GRID_LABELS, SheetNotFoundError, cut_enrollment_tiles, draw_enrollment_sheet
 from vision.render.enrollment_grid import render_enrollment_grid
 from vision.render.renderer import RenderOptions, render_table
-from vision.tile_art import ArtStyle
+from vision.render.tile_art import ArtStyle
 from vision.training.dataset import jittered_corners
 
 GRID_SEED = 11

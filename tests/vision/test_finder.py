@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 from table_app.domain.notation import parse_tiles
-from vision.evaluation import match_quads
+from vision.eval.matching import match_quads
 from vision.find.finder import find_tiles
 from vision.find.foreground import tile_mask
 from vision.render.layout import MeldLayout, PondLayout, SeatLayout, TableLayout

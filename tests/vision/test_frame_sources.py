@@ -13,7 +13,7 @@ import pytest
 from table_app.observations import CameraLost, CameraRestored
 from vision.render.renderer import RenderOptions
 from vision.sources.directory_source import DirectorySource
-from vision.sources.frame import Frame, FrameSource, iterate_frames
+from vision.sources.frame import CameraFrame, FrameSource, iterate_frames
 from vision.sources.open_source import open_source
 from vision.sources.opencv_source import OpenCvSource, video_capture
 from vision.sources.picamera2_source import CameraUnavailableError, Picamera2Source, running_on_pi
@@ -110,7 +110,7 @@ def test_frame_source_contract(tmp_path, make_source):
     source = make_source(tmp_path, reports.append)
     pauses: list[int] = []
 
-    frames: list[Frame] = []
+    frames: list[CameraFrame] = []
     for frame in iterate_frames(source, pause=lambda: pauses.append(len(frames))):
         frames.append(frame)
 

@@ -1,7 +1,7 @@
 import pytest
 
 from table_app.domain.tile import UNKNOWN, all_kinds, red_fives
-from vision.labels import (
+from vision.classify.labels import (
     BACK_LABEL,
     LABEL_COUNT,
     art_name,

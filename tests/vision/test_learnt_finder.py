@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 
 from tests.vision.finder_counts import count_finds
-from vision.classifier import OnnxTileClassifier
-from vision.detect import ClassicTileFinder, detect_tiles, make_finder
-from vision.evaluation import DetectionScore
+from vision.classify.classifier import OnnxTileClassifier
+from vision.detect.still_photo import ClassicTileFinder, detect_tiles, make_finder
+from vision.eval.matching import DetectionScore
 from vision.find.centres import Peak, portrait_corners, turned_across_row
 from vision.find.learnt import DEFAULT_DETECTOR, DetectorModelError, LearntTileFinder
 from vision.render.renderer import RenderOptions, render_table
-from vision.tile_art import ArtStyle
+from vision.render.tile_art import ArtStyle
 
 # Measured on these tables (seeds 3_100_000..3_100_003, used neither in training nor by the
 # bench); the floors leave a margin below the measurement.

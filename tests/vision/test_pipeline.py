@@ -15,14 +15,14 @@ from table_app.domain.notation import parse_tiles
 from table_app.domain.seat import Seat
 from table_app.observations import CameraLost, CameraRestored, DoraRevealed, MeldAppeared, PondTileAdded
 from tests.vision.layout_reading import layout_reading
-from vision.pipeline import HealthRelay, VisionSource, open_camera_pipeline
-from vision.reading import SeatReading, SeenTile, TableReading
+from vision.live.pipeline import HealthRelay, VisionSource, open_camera_pipeline
+from vision.live.reading import SeatReading, SeenTile, TableReading
+from vision.live.tracking import Tracker
 from vision.render.layout import MeldLayout, PondLayout, SeatLayout, TableLayout
 from vision.render.renderer import RenderOptions
 from vision.sources.directory_source import DirectorySource
-from vision.sources.frame import Frame
+from vision.sources.frame import CameraFrame
 from vision.sources.rendered_source import RenderedSource
-from vision.tracking import Tracker
 
 TILES = parse_tiles("1m2m3m4m5m6m7m8m9m")
 SMALL = RenderOptions(size=(320, 240), px_per_mm=(0.35, 0.4), effects=False)
@@ -40,7 +40,7 @@ class Posted:
             self.items.append(observation)
 
 
-def pond_from_pixel(frame: Frame) -> TableReading:
+def pond_from_pixel(frame: CameraFrame) -> TableReading:
     """A stand-in reader: the frame's first pixel says how many tiles seat 0's pond holds."""
     count = int(frame.image[0, 0, 0]) // 10
     pond = tuple(SeenTile(t, 0.9) for t in TILES[:count])
@@ -89,14 +89,14 @@ def test_a_reader_failing_on_one_frame_is_logged_and_skipped(tmp_path, caplog):
     failures = {2}
     calls = []
 
-    def flaky(frame: Frame) -> TableReading:
+    def flaky(frame: CameraFrame) -> TableReading:
         calls.append(frame.timestamp)
         if len(calls) - 1 in failures:
             raise RuntimeError("classifier exploded")
         return pond_from_pixel(frame)
 
     source = VisionSource(frames, flaky, Tracker())
-    with caplog.at_level(logging.ERROR, logger="vision.pipeline"):
+    with caplog.at_level(logging.ERROR, logger="vision.live.pipeline"):
         posted = run_to_the_end(source)
     assert [o.tile for o in posted.items] == [TILES[0], TILES[1]]
     assert source.stats.unreadable == 1
@@ -149,11 +149,11 @@ class EndlessCamera:
         self.clock = 0.0
         self.closed = False
 
-    def read(self) -> Frame | None:
+    def read(self) -> CameraFrame | None:
         self.clock += 0.01
         image = np.zeros((4, 4, 3), np.uint8)
         image.flags.writeable = False
-        return Frame(image, self.clock)
+        return CameraFrame(image, self.clock)
 
     def close(self) -> None:
         self.closed = True

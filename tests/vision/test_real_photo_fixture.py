@@ -8,14 +8,14 @@ import numpy as np
 import pytest
 
 from tests.vision.finder_counts import count_finds
-from vision.classifier import OnnxTileClassifier
-from vision.detect import detect_tiles
+from vision.classify.classifier import OnnxTileClassifier
+from vision.detect.still_photo import detect_tiles
+from vision.eval.label_eval import score_labelled_images
+from vision.eval.label_file import load_ignored, load_labels
 from vision.find.finder import FoundTile
 from vision.find.learnt import LearntTileFinder, _Look, _one_per_tile
-from vision.label_eval import score_labelled_images
-from vision.label_file import load_ignored, load_labels
 from vision.render.renderer import RenderOptions, render_table
-from vision.tile_art import ArtStyle
+from vision.render.tile_art import ArtStyle
 
 FIXTURE = Path(__file__).resolve().parent / "data" / "real-photos"
 # Measured with the shipped models on the six photographs (87 labelled tiles; the floors

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.label_file import label_of_name, load_ignored, load_labels
+from vision.eval.label_file import label_of_name, load_ignored, load_labels
 from vision.training.photo_crops import photo_crops
 from vision.training.real_photos import (
     OTHER,
@@ -183,7 +183,7 @@ def test_classifier_crops_come_from_tight_boxes_of_originals_only(tmp_path):
 
 def test_training_losses_skip_what_a_photo_does_not_say():
     torch = pytest.importorskip("torch")
-    from vision.labels import LABEL_COUNT
+    from vision.classify.labels import LABEL_COUNT
     from vision.training.train import either_way_up_loss
     from vision.training.train_detector import loss_of
 

@@ -2,11 +2,11 @@ import numpy as np
 import pytest
 
 from table_app.domain.notation import parse_tiles
+from vision.classify.labels import BACK_LABEL
 from vision.geometry import angle_difference
-from vision.labels import BACK_LABEL
 from vision.render.layout import MeldLayout, PondLayout, SeatLayout, TableLayout
 from vision.render.renderer import RenderOptions, render_table
-from vision.tile_art import ArtStyle
+from vision.render.tile_art import ArtStyle
 
 SMALL = RenderOptions(size=(800, 450), px_per_mm=(0.55, 0.6))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.calibration.table import TableGeometry, TileSize
+from vision.calibration.table import PhysicalTileSize, TableGeometry
 from vision.calibration.zones import SeatZones, contains, seat_zones
 from vision.render.layout import TableLayout, random_layout
 from vision.render.placement import PlacedTile, place_tiles
@@ -43,7 +43,7 @@ def test_every_rendered_tile_lies_in_its_own_zone_only(seed, extras):
     rng = np.random.default_rng(seed)
     layout = random_layout(rng, extras=extras)
     placed = place_tiles(layout, rng)
-    zones = seat_zones(TABLE, TileSize())
+    zones = seat_zones(TABLE, PhysicalTileSize())
     expected = expected_zones(layout)
     assert len(expected) == len(placed)
     for tile, where in zip(placed, expected, strict=True):
@@ -58,14 +58,14 @@ def test_extras_appear_in_random_layouts():
 
 
 def test_zones_grow_with_the_tile_size():
-    small = seat_zones(TABLE, TileSize(20, 27))[0].pond
-    large = seat_zones(TABLE, TileSize(24, 32))[0].pond
+    small = seat_zones(TABLE, PhysicalTileSize(20, 27))[0].pond
+    large = seat_zones(TABLE, PhysicalTileSize(24, 32))[0].pond
     width = lambda polygon: max(x for x, _ in polygon) - min(x for x, _ in polygon)  # noqa: E731
     assert width(large) > width(small) * 1.15
 
 
 def test_seat_one_sits_on_the_right_of_the_view():
-    zones = seat_zones(TABLE, TileSize())
+    zones = seat_zones(TABLE, PhysicalTileSize())
     centre_x = TABLE.view_size[0] / 2
     assert all(x > centre_x for x, _ in zones[1].pond)
     assert all(x < centre_x for x, _ in zones[3].pond)

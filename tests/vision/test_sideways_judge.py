@@ -1,4 +1,4 @@
-"""The sideways judge (``vision.sideways_judge``): the row geometry it cuts by, the crop, the
+"""The sideways judge (``vision.detect.sideways_judge``): the row geometry it cuts by, the crop, the
 model file's checks, and the shipped model on rendered tables of the held-out ``black`` style."""
 
 import json
@@ -7,11 +7,8 @@ import shutil
 import numpy as np
 import pytest
 
-from vision.crops import quarter_turned
-from vision.evaluation import match_quads
-from vision.find.learnt import LearntTileFinder
-from vision.render.renderer import RenderOptions, render_table
-from vision.sideways_judge import (
+from vision.classify.crops import quarter_turned
+from vision.detect.sideways_judge import (
     CONTEXT,
     DEFAULT_JUDGE,
     INPUT_SIZE,
@@ -23,7 +20,10 @@ from vision.sideways_judge import (
     row_crop,
     tile_long_of,
 )
-from vision.tile_art import ArtStyle
+from vision.eval.matching import match_quads
+from vision.find.learnt import LearntTileFinder
+from vision.render.renderer import RenderOptions, render_table
+from vision.render.tile_art import ArtStyle
 
 HELD_OUT = RenderOptions(size=(1920, 1080), style=ArtStyle.BLACK, px_per_mm=(1.3, 2.6))
 LONG, SHORT = 40.0, 30.0

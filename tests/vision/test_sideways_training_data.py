@@ -4,8 +4,8 @@ what one table gives, and that a table's crops depend on its seed only."""
 import numpy as np
 import pytest
 
-from vision.sideways_judge import INPUT_SIZE
-from vision.tile_art import ArtStyle
+from vision.detect.sideways_judge import INPUT_SIZE
+from vision.render.tile_art import ArtStyle
 from vision.training.sideways_data import SIDEWAYS_COPIES, sideways_crops, table_crops
 
 SEED = 12  # a training table with riichi discards or called tiles in view

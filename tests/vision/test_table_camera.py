@@ -11,7 +11,7 @@ from table_app.demo_data import DEMO_LOG
 from table_app.logs import read_log
 from vision.calibration.calibrate import calibrate
 from vision.calibration.calibration import CornersFrom
-from vision.labels import BACK_LABEL
+from vision.classify.labels import BACK_LABEL
 from vision.render.game_scene import game_scenes
 from vision.render.table_camera import TableCamera
 from vision.sources.game_source import RenderedGameSource

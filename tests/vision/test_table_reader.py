@@ -10,14 +10,14 @@ import pytest
 
 from table_app.domain.notation import parse_tiles
 from table_app.domain.tile import UNKNOWN
-from vision.classifier import OnnxTileClassifier
-from vision.reading import Zone
+from vision.classify.classifier import OnnxTileClassifier
+from vision.live.reading import Zone
+from vision.live.table_reader import TableReader
+from vision.live.table_reader.checking import FRAME, differences, picked_calibration, random_overhead_camera
 from vision.render.camera import overhead_camera
 from vision.render.layout import MeldLayout, PondLayout, SeatLayout, TableLayout, random_layout
 from vision.render.renderer import Occluder, RenderOptions, render_table
-from vision.sources.frame import Frame
-from vision.table_reader import TableReader
-from vision.table_reader.checking import FRAME, differences, picked_calibration, random_overhead_camera
+from vision.sources.frame import CameraFrame
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +64,7 @@ def test_a_hand_made_table_is_read_as_drawn(classifier, camera):
     rendered = render_table(3, RenderOptions(camera=camera, effects=False), layout)
     reader = TableReader(picked_calibration(camera), classifier)
 
-    reading = reader.read(Frame(rendered.image, 12.5))
+    reading = reader.read(CameraFrame(rendered.image, 12.5))
 
     assert reading.at == 12.5
     found = differences(layout, reading)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from vision.labels import BACK_LABEL, LABEL_COUNT, art_name
-from vision.tile_art import VENDORED_ART, ArtStyle, default_art_root, load_tile_art
+from vision.classify.labels import BACK_LABEL, LABEL_COUNT, art_name
+from vision.render.tile_art import VENDORED_ART, ArtStyle, default_art_root, load_tile_art
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,20 +1,20 @@
-"""Settling which way a found tile lies (``vision.tile_lie``): each tile read as found and
+"""Settling which way a found tile lies (``vision.detect.tile_lie``): each tile read as found and
 turned a quarter by the shipped classifier, on rendered tables of the held-out ``black``
 style, and the quad geometry it rests on."""
 
 import numpy as np
 import pytest
 
-from vision.classifier import OnnxTileClassifier, TileReading
-from vision.crops import quarter_turned, turned_half
-from vision.detect import detect_tiles
-from vision.evaluation import match_quads
+from vision.classify.classifier import OnnxTileClassifier, TileReading
+from vision.classify.crops import quarter_turned, turned_half
+from vision.classify.labels import BACK_LABEL, WHITE_DRAGON_LABEL
+from vision.detect.still_photo import detect_tiles
+from vision.detect.tile_lie import ROW_REACH, TURN_MARGIN, in_a_row, settle_lies, turn_wanted
+from vision.eval.matching import match_quads
 from vision.find.learnt import LearntTileFinder
 from vision.geometry import angle_difference, angle_of_corners
-from vision.labels import BACK_LABEL, WHITE_DRAGON_LABEL
 from vision.render.renderer import RenderedTable, RenderOptions, render_table
-from vision.tile_art import ArtStyle
-from vision.tile_lie import ROW_REACH, TURN_MARGIN, in_a_row, settle_lies, turn_wanted
+from vision.render.tile_art import ArtStyle
 
 HELD_OUT = RenderOptions(size=(1920, 1080), style=ArtStyle.BLACK, px_per_mm=(1.3, 2.6))
 

@@ -6,10 +6,10 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.labels import BACK_LABEL, LABEL_COUNT
+from vision.classify.labels import BACK_LABEL, LABEL_COUNT
 from vision.render.renderer import RenderOptions, render_table
-from vision.tile_art import ART_SIZE, ArtStyle, load_tile_art
-from vision.tile_palette import Ink, Palette, palette_art, random_palette
+from vision.render.tile_art import ART_SIZE, ArtStyle, load_tile_art
+from vision.render.tile_palette import Ink, Palette, palette_art, random_palette
 from vision.training.dataset import training_art
 
 WHITE_DRAGON = 31

@@ -1,16 +1,16 @@
-"""Tiles cut between two (``vision.tile_phase``): an uncertain reading re-cut half a face
+"""Tiles cut between two (``vision.detect.tile_phase``): an uncertain reading re-cut half a face
 either way, with the shipped classifier on a rendered held-out table."""
 
 import numpy as np
 import pytest
 
-from vision.classifier import OnnxTileClassifier
-from vision.crops import shifted_quads
-from vision.labels import BACK_LABEL, kind_of_label
+from vision.classify.classifier import OnnxTileClassifier
+from vision.classify.crops import shifted_quads
+from vision.classify.labels import BACK_LABEL, kind_of_label
+from vision.detect.tile_lie import TileLie
+from vision.detect.tile_phase import SHIFT, rephase
 from vision.render.renderer import RenderOptions, TileTruth, render_table
-from vision.tile_art import ArtStyle
-from vision.tile_lie import TileLie
-from vision.tile_phase import SHIFT, rephase
+from vision.render.tile_art import ArtStyle
 
 HELD_OUT = RenderOptions(size=(1920, 1080), style=ArtStyle.BLACK, px_per_mm=(2.2, 2.2), effects=False)
 

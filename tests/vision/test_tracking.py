@@ -20,8 +20,8 @@ from table_app.observations import (
     UraIndicatorsRevealed,
 )
 from tests.vision.perfect_table import called_meld, seen
-from vision.reading import SeatReading, SeenMeld, SeenTile, TableReading, Zone
-from vision.tracking import Tracker, TrackerSettings
+from vision.live.reading import SeatReading, SeenMeld, SeenTile, TableReading, Zone
+from vision.live.tracking import Tracker, TrackerSettings
 
 
 def tiles(text: str) -> tuple[Tile, ...]:

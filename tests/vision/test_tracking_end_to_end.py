@@ -23,8 +23,8 @@ from table_app.rules.profiles import TENHOU
 from table_app.runtime.demo_support import check_against_log
 from tests.interpret.helpers import Table
 from tests.vision.perfect_table import perfect_readings
-from vision.reading import TableReading, Zone
-from vision.tracking import Tracker
+from vision.live.reading import TableReading, Zone
+from vision.live.tracking import Tracker
 
 DEMO = Path(__file__).resolve().parents[2] / "table_app" / "demo_data" / "demo-game.mjlog"
 

@@ -7,7 +7,7 @@ import pytest
 
 from tests.source_imports import imports_and_calls, is_within
 
-TRACKING = Path(__file__).resolve().parents[2] / "vision" / "tracking"
+TRACKING = Path(__file__).resolve().parents[2] / "vision" / "live" / "tracking"
 FORBIDDEN = ("cv2", "onnxruntime", "numpy", "threading", "time", "socket", "sqlite3", "vision.sources", "vision.render")
 
 

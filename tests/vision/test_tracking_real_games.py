@@ -21,8 +21,8 @@ from table_app.rules.profiles import TENHOU
 from tests.interpret.helpers import FALSE_ALARMS, Table
 from tests.shared_data import shared_path
 from tests.vision.perfect_table import perfect_readings
-from vision.reading import TableReading
-from vision.tracking import Tracker
+from vision.live.reading import TableReading
+from vision.live.tracking import Tracker
 
 FIXTURES = ("kan", "ron", "riichi", "kyuusyu", "nm", "reach4", "four-winds", "double")
 

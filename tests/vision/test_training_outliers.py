@@ -6,10 +6,10 @@ import json
 
 import numpy as np
 
-from vision.classifier import DEFAULT_MODEL
-from vision.crops import CROP_SIZE, quarter_turned
+from vision.classify.classifier import DEFAULT_MODEL
+from vision.classify.crops import CROP_SIZE, quarter_turned
+from vision.classify.labels import LABEL_COUNT
 from vision.geometry import angle_difference, angle_of_corners
-from vision.labels import LABEL_COUNT
 from vision.render.renderer import RenderOptions, render_table
 from vision.training.dataset import render_crops
 from vision.training.metrics import UNCERTAIN_BELOW, outliers_read_as_sure

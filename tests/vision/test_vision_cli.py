@@ -74,3 +74,26 @@ def test_an_unknown_finder_is_refused(photo, capsys):
     with pytest.raises(SystemExit):
         main(["vision", "detect", str(path), "--finder", "magic"])
     assert "--finder" in capsys.readouterr().err
+
+
+def test_draw_writes_the_photo_with_each_tile_outlined(photo, tmp_path, capsys):
+    path, _ = photo
+    drawn = tmp_path / "found.png"
+    assert main(["vision", "detect", str(path), "--json", "--draw", str(drawn)]) == 0
+    tiles = json.loads(capsys.readouterr().out)
+    assert tiles
+    original, picture = cv2.imread(str(path)), cv2.imread(str(drawn))
+    assert picture.shape == original.shape
+    changed = (cv2.absdiff(picture, original).max(axis=2) > 40).astype("uint8")
+    # Every tile's outline is drawn: pixels on each box's edge changed, and little else did.
+    for tile in tiles:
+        x0, y0, x1, y1 = tile["box"]
+        edge = changed[max(y0 - 3, 0) : y1 + 4, max(x0 - 3, 0) : x1 + 4]
+        assert edge.sum() > (x1 - x0), tile
+    assert changed.mean() < 0.25
+
+
+def test_draw_into_a_missing_folder_exits_2_naming_it(photo, tmp_path, capsys):
+    path, _ = photo
+    assert main(["vision", "detect", str(path), "--draw", str(tmp_path / "nowhere" / "x.png")]) == 2
+    assert "nowhere" in capsys.readouterr().err

@@ -5,13 +5,13 @@ import pytest
 
 from table_app.cli import main
 from tests.terminal import jantaku_with_stderr_on_a_terminal
-from vision.evaluation import DetectionScore, match_quads
-from vision.label_eval import score_labelled_images
-from vision.label_file import LabelFileError, LabelledTile, load_ignored, load_labels
-from vision.labels import is_red_label, label_name
+from vision.classify.labels import is_red_label, label_name
+from vision.eval.label_eval import score_labelled_images
+from vision.eval.label_file import LabelFileError, LabelledTile, load_ignored, load_labels
+from vision.eval.matching import DetectionScore, match_quads
 from vision.render.labelled_set import write_rendered_set
 from vision.render.renderer import RenderOptions
-from vision.tile_art import ArtStyle
+from vision.render.tile_art import ArtStyle
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,5 @@
 """``jantaku vision watch`` end to end on recorded frames, with a stand-in for the table reader
-(``vision.table_reader`` comes from another branch; the real one is run after merging)."""
+(``vision.live.table_reader`` comes from another branch; the real one is run after merging)."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ import pytest
 
 from table_app.cli import main
 from table_app.domain.notation import parse_tiles
-from vision import pipeline
 from vision.calibration.calibration import Calibration
 from vision.calibration.calibration_file import save_calibration
 from vision.calibration.zones import seat_zones
-from vision.debug_view import debug_view
-from vision.reading import SeatReading, SeenTile, TableReading, Zone
+from vision.live import pipeline
+from vision.live.debug_view import debug_view
+from vision.live.reading import SeatReading, SeenTile, TableReading, Zone
 
 SIZE = (640, 480)
 CORNERS = ((60.0, 20.0), (580.0, 20.0), (580.0, 460.0), (60.0, 460.0))
@@ -105,7 +105,7 @@ def test_watch_without_calibration_or_markers_says_so(recorded, stand_in_reader,
 
 def test_watch_without_the_table_reader_installed_says_so(recorded, monkeypatch, capsys):
     folder, calibration = recorded
-    monkeypatch.setitem(sys.modules, "vision.table_reader", None)  # as on a build without it
+    monkeypatch.setitem(sys.modules, "vision.live.table_reader", None)  # as on a build without it
     assert main(["vision", "watch", "--source", str(folder), "--calibration", str(calibration)]) == 2
     assert "table reader is not installed" in capsys.readouterr().err
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from vision.calibration.calibration import Calibration, CornersFrom, Point
 from vision.calibration.markers import find_corner_markers
-from vision.calibration.table import STANDARD_TABLE, STANDARD_TILE, TableGeometry, TileSize
+from vision.calibration.table import STANDARD_TABLE, STANDARD_TILE, PhysicalTileSize, TableGeometry
 
 log = logging.getLogger(__name__)
 
@@ -19,7 +19,7 @@ def calibrate(
     *,
     picked: Sequence[Point] | None = None,
     table: TableGeometry = STANDARD_TABLE,
-    tile: TileSize = STANDARD_TILE,
+    tile: PhysicalTileSize = STANDARD_TILE,
 ) -> Calibration:
     """From ``picked`` corners (image pixels: top-left, top-right, bottom-right, bottom-left as
     the top-down view should show them) when given, else from the ArUco corner markers in ``image``."""

@@ -9,7 +9,7 @@ from enum import StrEnum
 import cv2
 import numpy as np
 
-from vision.calibration.table import STANDARD_TABLE, STANDARD_TILE, TableGeometry, TileSize
+from vision.calibration.table import STANDARD_TABLE, STANDARD_TILE, PhysicalTileSize, TableGeometry
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +27,7 @@ class Calibration:
     corners: tuple[Point, Point, Point, Point]  # image pixels, in ``TableCorner`` order
     image_size: tuple[int, int]  # width, height of the frames it was made from
     table: TableGeometry = STANDARD_TABLE
-    tile: TileSize = STANDARD_TILE
+    tile: PhysicalTileSize = STANDARD_TILE
     corners_from: CornersFrom = CornersFrom.PICKED
 
     def __post_init__(self) -> None:

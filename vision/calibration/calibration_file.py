@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from vision.calibration.calibration import Calibration, CornersFrom
-from vision.calibration.table import TableGeometry, TileSize
+from vision.calibration.table import PhysicalTileSize, TableGeometry
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +89,7 @@ def load_calibration(path: Path) -> Calibration:
     try:
         table = TableGeometry(table_mm[0], table_mm[1], scale)
         field = "tile_mm"
-        tile = TileSize(tile_mm[0], tile_mm[1])
+        tile = PhysicalTileSize(tile_mm[0], tile_mm[1])
         field = "corners"
         (x0, y0), (x1, y1), (x2, y2), (x3, y3) = corners
         return Calibration(

@@ -25,7 +25,7 @@ class TableCorner(IntEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class TileSize:
+class PhysicalTileSize:
     width_mm: float = 20.0
     height_mm: float = 27.0
 
@@ -65,5 +65,5 @@ class TableGeometry:
         return self.to_view(self.corners_mm())
 
 
-STANDARD_TILE = TileSize()
+STANDARD_TILE = PhysicalTileSize()
 STANDARD_TABLE = TableGeometry()

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.calibration.table import TableGeometry, TileSize
+from vision.calibration.table import PhysicalTileSize, TableGeometry
 
 #: Clockwise turn of each seat's frame from seat 0's (seat 1 sits on the right).
 SEAT_TURN_DEG = (0.0, 270.0, 180.0, 90.0)
@@ -70,7 +70,7 @@ class ZoneBoxes:
     wall: ZoneBox
 
 
-def zone_boxes(tile: TileSize, distances: SeatDistances = STANDARD_DISTANCES) -> ZoneBoxes:
+def zone_boxes(tile: PhysicalTileSize, distances: SeatDistances = STANDARD_DISTANCES) -> ZoneBoxes:
     """Every seat's zones in the seat's own frame (the same for each seat)."""
     w, h = tile.width_mm, tile.height_mm
     slack = 0.3 * w  # hands do not place tiles exactly
@@ -94,7 +94,7 @@ def zone_boxes(tile: TileSize, distances: SeatDistances = STANDARD_DISTANCES) ->
 
 
 def seat_zones(
-    table: TableGeometry, tile: TileSize, distances: SeatDistances = STANDARD_DISTANCES
+    table: TableGeometry, tile: PhysicalTileSize, distances: SeatDistances = STANDARD_DISTANCES
 ) -> tuple[SeatZones, ...]:
     """Zones of seats 0-3 in top-down view pixels."""
     boxes = zone_boxes(tile, distances)

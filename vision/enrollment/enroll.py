@@ -16,11 +16,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.classifier import OnnxTileClassifier
-from vision.crops import crop_tile, turned_half
+from vision.classify.classifier import OnnxTileClassifier
+from vision.classify.crops import crop_tile, turned_half
+from vision.classify.labels import LABEL_COUNT
 from vision.enrollment.head import EnrolledHead, fit_head
 from vision.enrollment.sheet import CutTile
-from vision.labels import LABEL_COUNT
 
 log = logging.getLogger(__name__)
 

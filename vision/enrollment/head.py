@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.labels import LABEL_COUNT
+from vision.classify.labels import LABEL_COUNT
 
 OUTPUTS = 2 * LABEL_COUNT
 

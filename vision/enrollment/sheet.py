@@ -19,7 +19,7 @@ import numpy as np
 
 from table_app.domain.tile import KIND_COUNT
 from vision.calibration.markers import DICTIONARY_NAME, MARKER_DICTIONARY
-from vision.labels import BACK_LABEL, label_name
+from vision.classify.labels import BACK_LABEL, label_name
 
 log = logging.getLogger(__name__)
 

@@ -21,8 +21,8 @@ from vision.find import centres
 from vision.find.centres import CHANNELS, STRIDE, decode_peaks, net_input, normalised, portrait_corners
 from vision.find.finder import FindResult, FoundTile
 from vision.find.seams import TileSize
-from vision.model_file import load_model_metadata
-from vision.onnx_runtime import onnxruntime
+from vision.onnx_models.model_file import load_model_metadata
+from vision.onnx_models.onnx_runtime import onnxruntime
 
 log = logging.getLogger(__name__)
 

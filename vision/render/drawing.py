@@ -8,10 +8,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.labels import BACK_LABEL
+from vision.classify.labels import BACK_LABEL
 from vision.render.camera import Camera
 from vision.render.placement import TILE_THICKNESS_MM, PlacedTile, tile_corners_mm
-from vision.tile_art import ART_SIZE, TileArt
+from vision.render.tile_art import ART_SIZE, TileArt
 
 
 def felt_image(size: tuple[int, int], hue: float, rng: np.random.Generator) -> np.ndarray:

@@ -16,7 +16,7 @@ from vision.render.drawing import draw_shadows, draw_tile, felt_image
 from vision.render.effects import camera_effects
 from vision.render.placement import PlacedTile
 from vision.render.renderer import TileTruth
-from vision.tile_art import BACK_HUES, ArtStyle, load_tile_art
+from vision.render.tile_art import BACK_HUES, ArtStyle, load_tile_art
 
 _SHEET_PX_PER_MM = 4.0
 _CELL_HUE = 50  # OpenCV hue of the sheet's green: backs of a near hue would not stand out

@@ -1,5 +1,5 @@
 """A labelled set of still photos drawn by the renderer: images and a label file
-(:mod:`vision.label_file`) with the exact ground truth, for ``jantaku vision eval``."""
+(:mod:`vision.eval.label_file`) with the exact ground truth, for ``jantaku vision eval``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import cv2
 
-from vision.label_file import LabelledTile, save_labels
+from vision.eval.label_file import LabelledTile, save_labels
 from vision.render.renderer import RenderOptions, render_table
 
 LABELS_NAME = "labels.json"

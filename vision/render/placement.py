@@ -15,7 +15,7 @@ from typing import Final
 import numpy as np
 
 from table_app.domain.tile import UNKNOWN, Tile
-from vision.labels import label_of
+from vision.classify.labels import label_of
 from vision.render.layout import MeldLayout, SeatLayout, TableLayout
 
 TILE_WIDTH_MM: Final = 20.0

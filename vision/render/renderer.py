@@ -14,15 +14,15 @@ import cv2
 import numpy as np
 
 from table_app.domain.tile import Tile
+from vision.classify.labels import BACK_LABEL, tile_of_label
 from vision.geometry import angle_of_corners
-from vision.labels import BACK_LABEL, tile_of_label
 from vision.render.camera import Camera, random_camera
 from vision.render.drawing import draw_shadows, draw_tile, felt_image
 from vision.render.effects import camera_effects
 from vision.render.layout import TableLayout, random_layout
 from vision.render.placement import place_tiles
-from vision.tile_art import BACK_HUES, ArtStyle, load_tile_art
-from vision.tile_palette import Palette, palette_art
+from vision.render.tile_art import BACK_HUES, ArtStyle, load_tile_art
+from vision.render.tile_palette import Palette, palette_art
 
 log = logging.getLogger(__name__)
 

@@ -21,12 +21,12 @@ import numpy as np
 
 from vision.calibration.markers import TABLE_MARKER_MM, draw_marker
 from vision.calibration.table import STANDARD_TABLE, TableCorner, TableGeometry
-from vision.labels import BACK_LABEL
+from vision.classify.labels import BACK_LABEL
 from vision.render.camera import Camera, overhead_camera
 from vision.render.drawing import draw_tile, project_prism
 from vision.render.layout import TableLayout
 from vision.render.placement import PlacedTile, place_tiles
-from vision.tile_art import ArtStyle, TileArt, load_tile_art
+from vision.render.tile_art import ArtStyle, TileArt, load_tile_art
 
 _NOISE_SLACK_PX = 64  # each frame takes the noise field at its own offset: noise differs frame to frame
 _SHADOW_MARGIN_PX = 10

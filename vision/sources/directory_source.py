@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from vision.image_size import oversize
-from vision.sources.frame import CameraHealth, Clock, Frame, FrameStamper, HealthReport
+from vision.sources.frame import CameraFrame, CameraHealth, Clock, FrameStamper, HealthReport
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +57,7 @@ class DirectorySource:
     def files(self) -> tuple[Path, ...]:
         return self._files
 
-    def read(self) -> Frame | None:
+    def read(self) -> CameraFrame | None:
         if self.ended:
             return None
         path = self._files[self._next]

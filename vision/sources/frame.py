@@ -29,7 +29,7 @@ _TIMESTAMP_STEP_S = 1e-6
 
 
 @dataclass(frozen=True, eq=False)
-class Frame:
+class CameraFrame:
     image: np.ndarray  # uint8 BGR, height × width × 3, read-only
     timestamp: float  # seconds on the source's monotonic clock
 
@@ -50,7 +50,7 @@ class FrameSource(Protocol):
         """A finite source (a file, a folder, a rendered sequence) has nothing more to give."""
         ...
 
-    def read(self) -> Frame | None:
+    def read(self) -> CameraFrame | None:
         """The next frame, or ``None`` when the camera delivered none (reported as lost)."""
         ...
 
@@ -67,14 +67,14 @@ class FrameStamper:
     def now(self) -> float:
         return self._clock()
 
-    def frame(self, image: np.ndarray) -> Frame:
+    def frame(self, image: np.ndarray) -> CameraFrame:
         if image.ndim == 2:  # a grey recording: the pipeline reads BGR
             image = np.repeat(image[..., None], 3, axis=2)
         image = np.ascontiguousarray(image[..., :3])
         image.flags.writeable = False  # frames are shared between pipeline stages: nobody draws on one
         timestamp = max(self._clock(), self._last + _TIMESTAMP_STEP_S)
         self._last = timestamp
-        return Frame(image, timestamp)
+        return CameraFrame(image, timestamp)
 
 
 class CameraHealth:
@@ -107,7 +107,7 @@ class CameraHealth:
             self._report(CameraRestored(at))
 
 
-def iterate_frames(source: FrameSource, pause: Callable[[], None] = lambda: time.sleep(0.2)) -> Iterator[Frame]:
+def iterate_frames(source: FrameSource, pause: Callable[[], None] = lambda: time.sleep(0.2)) -> Iterator[CameraFrame]:
     """Every frame the source delivers until it ends; ``pause`` runs after each miss (a live
     camera is retried, not spun on)."""
     while not source.ended:

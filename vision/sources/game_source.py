@@ -29,7 +29,7 @@ import numpy as np
 from vision.render.game_scene import Scene
 from vision.render.layout import TableLayout
 from vision.render.table_camera import TableCamera
-from vision.sources.frame import CameraHealth, Clock, Frame, FrameStamper, HealthReport
+from vision.sources.frame import CameraFrame, CameraHealth, Clock, FrameStamper, HealthReport
 
 log = logging.getLogger(__name__)
 
@@ -123,7 +123,7 @@ class RenderedGameSource:
                 return scene.layout
         raise KeyError(f"no recent frame at {timestamp}")
 
-    def read(self) -> Frame | None:
+    def read(self) -> CameraFrame | None:
         if self.ended:
             return None
         if self._min_interval_s:

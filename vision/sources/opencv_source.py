@@ -17,7 +17,7 @@ from typing import Protocol, cast
 import cv2
 import numpy as np
 
-from vision.sources.frame import CameraHealth, Clock, Frame, FrameStamper, HealthReport
+from vision.sources.frame import CameraFrame, CameraHealth, Clock, FrameStamper, HealthReport
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +85,7 @@ class OpenCvSource:
     def is_file(self) -> bool:
         return isinstance(self._target, Path)
 
-    def read(self) -> Frame | None:
+    def read(self) -> CameraFrame | None:
         if self._ended:
             return None
         if self._capture is None:

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from vision.sources.frame import CameraHealth, Clock, Frame, FrameStamper, HealthReport
+from vision.sources.frame import CameraFrame, CameraHealth, Clock, FrameStamper, HealthReport
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +68,7 @@ class Picamera2Source:
     def ended(self) -> bool:
         return self._closed
 
-    def read(self) -> Frame | None:
+    def read(self) -> CameraFrame | None:
         if self._closed:
             return None
         try:

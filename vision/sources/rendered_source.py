@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from vision.render.layout import TableLayout
 from vision.render.renderer import RenderedTable, RenderOptions, render_table
-from vision.sources.frame import CameraHealth, Clock, Frame, FrameStamper, HealthReport
+from vision.sources.frame import CameraFrame, CameraHealth, Clock, FrameStamper, HealthReport
 
 
 class RenderedSource:
@@ -44,7 +44,7 @@ class RenderedSource:
     def ended(self) -> bool:
         return self._next >= len(self._seeds)
 
-    def read(self) -> Frame | None:
+    def read(self) -> CameraFrame | None:
         if self.ended:
             return None
         position = self._next

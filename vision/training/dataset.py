@@ -12,14 +12,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from vision.crops import CROP_SIZE, crop_tile, turned_half
-from vision.detect import shipped_learnt_finder
-from vision.evaluation import match_quads
+from vision.classify.crops import CROP_SIZE, crop_tile, turned_half
+from vision.classify.labels import BACK_LABEL, is_red_label
+from vision.detect.still_photo import shipped_learnt_finder
+from vision.eval.matching import match_quads
 from vision.geometry import angle_difference, angle_of_corners
-from vision.labels import BACK_LABEL, is_red_label
 from vision.render.renderer import RenderOptions, TileTruth, render_table, with_art
-from vision.tile_art import ArtStyle
-from vision.tile_palette import Palette, palette_of_table
+from vision.render.tile_art import ArtStyle
+from vision.render.tile_palette import Palette, palette_of_table
 from vision.training.outliers import noise_crops, outlier_crops
 
 log = logging.getLogger(__name__)

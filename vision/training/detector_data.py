@@ -19,8 +19,8 @@ import numpy as np
 
 from vision.find.centres import STRIDE, net_input
 from vision.render.renderer import RenderOptions, render_table, with_art
-from vision.tile_art import ArtStyle
-from vision.tile_palette import Palette, palette_of_table
+from vision.render.tile_art import ArtStyle
+from vision.render.tile_palette import Palette, palette_of_table
 
 log = logging.getLogger(__name__)
 

@@ -13,8 +13,8 @@ from typing import Any
 import torch
 from torch import nn
 
-from vision.crops import CROP_SIZE
-from vision.labels import LABEL_COUNT, is_red_label, label_name
+from vision.classify.crops import CROP_SIZE
+from vision.classify.labels import LABEL_COUNT, is_red_label, label_name
 from vision.training.features_output import add_features_output, features_metadata
 from vision.training.metrics import UNCERTAIN_BELOW
 from vision.training.model import MEAN, STD
@@ -62,7 +62,7 @@ def export_model(
             "scale": 1 / 255,
             "mean": MEAN,
             "std": STD,
-            "crop": "the tile's face warped upright from its four corners (vision.crops.crop_tile)",
+            "crop": "the tile's face warped upright from its four corners (vision.classify.crops.crop_tile)",
         },
         "uncertain_below": UNCERTAIN_BELOW,
         "training": {
@@ -72,7 +72,7 @@ def export_model(
             "data": (
                 "crops of tiles on tables drawn by vision.render (FluffyStuff CC0 art): 'regular' style (3 tables "
                 "in 8), its lightness-inverted 'regular-dark' variation (1 in 8) and the regular art in a random "
-                "palette per table (4 in 8, vision.tile_palette), backs recoloured to six hues; cut at the true "
+                "palette per table (4 in 8, vision.render.tile_palette), backs recoloured to six hues; cut at the true "
                 "corners jittered, and at the corners the learnt tile detector found; perspective, lighting, "
                 "shadows, glare, blur, noise, JPEG in the renderer"
             ),
@@ -88,7 +88,7 @@ def export_model(
 
 def write_model_metadata(onnx_path: Path, metadata: dict[str, Any]) -> None:
     """``NAME.json`` beside ``NAME.onnx``: the model's file name and sha256 first, then ``metadata``
-    (what ``vision.model_file.load_model_metadata`` checks at run time)."""
+    (what ``vision.onnx_models.model_file.load_model_metadata`` checks at run time)."""
     digest = hashlib.sha256(onnx_path.read_bytes()).hexdigest()
     document = {"model": onnx_path.name, "sha256": digest, **metadata}
     onnx_path.with_suffix(".json").write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.labels import BACK_LABEL, LABEL_COUNT, is_red_label, kind_of_label, label_name
+from vision.classify.labels import BACK_LABEL, LABEL_COUNT, is_red_label, kind_of_label, label_name
 from vision.training.dataset import CropSet
 
 #: A reading less sure than this is reported as uncertain (the model's ``uncertain_below``).

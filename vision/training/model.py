@@ -9,7 +9,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from vision.labels import LABEL_COUNT
+from vision.classify.labels import LABEL_COUNT
 
 #: Input normalisation: ``(pixel / 255 - MEAN) / STD`` on BGR crops (written to the metadata).
 MEAN = 0.5

@@ -12,8 +12,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.crops import CROP_SIZE, crop_tile, quarter_turned
-from vision.labels import BACK_LABEL
+from vision.classify.crops import CROP_SIZE, crop_tile, quarter_turned
+from vision.classify.labels import BACK_LABEL
 from vision.render.renderer import TileTruth
 
 TURNED_PER_TABLE = 4

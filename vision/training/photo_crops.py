@@ -20,8 +20,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.crops import CROP_SIZE, crop_tile, turned_half
-from vision.label_file import label_of_name
+from vision.classify.crops import CROP_SIZE, crop_tile, turned_half
+from vision.eval.label_file import label_of_name
 from vision.training.dataset import jittered_corners
 from vision.training.photo_frames import box_corners, is_loose
 from vision.training.real_photos import images_in_split

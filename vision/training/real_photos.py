@@ -5,7 +5,7 @@
 ``PATH`` is a checkout of the source's repository at the commit :data:`SOURCES` names (how
 to get one: ``models/DATA.md``). The source's YOLO labels (Roboflow exports: one ``.txt``
 per image, ``class cx cy w h`` normalised) become a jantaku label file (``labels.json``,
-:mod:`vision.label_file`) beside a copy of the images, so ``jantaku vision eval`` scores
+:mod:`vision.eval.label_file`) beside a copy of the images, so ``jantaku vision eval`` scores
 them and the detector's recipe trains on them. Beside the label file's ``images`` it writes:
 
 - ``ignore``: per image, boxes of tiles that are not riichi tiles (flowers and seasons of a
@@ -34,6 +34,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
+
+from vision.training.red_five_marks import apply_marks, load_marks
 
 log = logging.getLogger(__name__)
 
@@ -239,6 +241,8 @@ def build(source: PhotoSource, repo: Path, out: Path) -> dict[str, int]:
         del groups[name]
         (out / name).unlink()
     augmented = [n for n in augmented if n in images]
+    marks = load_marks()
+    reds = apply_marks(source.name, images, ignore, marks)
     document = {
         "format": "jantaku-labels",
         "version": 1,
@@ -248,6 +252,9 @@ def build(source: PhotoSource, repo: Path, out: Path) -> dict[str, int]:
         "groups": groups,
         "augmented": augmented,
         "split": split_of,
+        # Every five of a marked source was looked at (models/labels/red-fives.json): a five
+        # without "red" is known plain, so red-five figures on it mean something.
+        "red_fives_marked": source.name in marks,
     }
     (out / "labels.json").write_text(json.dumps(document, indent=None) + "\n", encoding="utf-8")
     counts = {
@@ -258,6 +265,7 @@ def build(source: PhotoSource, repo: Path, out: Path) -> dict[str, int]:
         "held_out_groups": sum(1 for s in split_of.values() if s == "held-out"),
         "held_out_images": sum(1 for n in images if split_of[groups[n]] == "held-out"),
         "held_out_boxes": sum(len(t) for n, t in images.items() if split_of[groups[n]] == "held-out"),
+        "red_fives": reds,
     }
     log.info("%s: %s", source.name, counts)
     return counts

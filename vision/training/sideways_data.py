@@ -1,10 +1,10 @@
-"""Training crops for the sideways judge (:mod:`vision.sideways_judge`): rendered tables in the
+"""Training crops for the sideways judge (:mod:`vision.detect.sideways_judge`): rendered tables in the
 detector's art mix, each tile cut the way the run time cuts it.
 
 Two kinds of crop per table:
 
 - **as found**: the shipped detector's tiles, each cut about its found centre along the row
-  axis its neighbours give (:func:`vision.sideways_judge.row_axes`), labelled by the true
+  axis its neighbours give (:func:`vision.detect.sideways_judge.row_axes`), labelled by the true
   tile it matches. These carry the run time's own errors: centres a little off, a row axis
   pulled by a wrong neighbour, tiles found a quarter turned.
 - **true, jittered**: true tiles cut about their true centre moved up to
@@ -25,12 +25,12 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.detect import shipped_learnt_finder
-from vision.evaluation import match_quads
+from vision.detect.sideways_judge import INPUT_SIZE, ROW_REACH, long_axis_degrees, row_axes, row_crop, tile_long_of
+from vision.detect.still_photo import shipped_learnt_finder
+from vision.eval.matching import match_quads
 from vision.render.renderer import RenderOptions, TileTruth, render_table, with_art
-from vision.sideways_judge import INPUT_SIZE, ROW_REACH, long_axis_degrees, row_axes, row_crop, tile_long_of
-from vision.tile_art import ArtStyle
-from vision.tile_palette import Palette
+from vision.render.tile_art import ArtStyle
+from vision.render.tile_palette import Palette
 from vision.training.detector_data import FRAME_SIZE, TRAIN_PX_PER_MM, detector_training_art
 
 log = logging.getLogger(__name__)

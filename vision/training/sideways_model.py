@@ -10,7 +10,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from vision.sideways_judge import INPUT_SIZE
+from vision.detect.sideways_judge import INPUT_SIZE
 from vision.training.model import conv_block
 
 #: Input normalisation: ``(pixel / 255 - MEAN) / STD`` on BGR crops (written to the metadata).

@@ -4,7 +4,7 @@
 
 Reproducible: fixed seeds, one CPU thread, a fixed number of steps. Training tables use the
 ``regular`` art, its lightness-inverted ``regular-dark`` variation, and (half of them) the
-regular art in random palettes (:mod:`vision.tile_palette`: the classifier must read shapes,
+regular art in random palettes (:mod:`vision.render.tile_palette`: the classifier must read shapes,
 not colours); the evaluation uses the ``black`` art, never seen in training, on tables from a
 separate seed range.
 """
@@ -23,8 +23,8 @@ import torch
 from torch import nn
 
 from table_app.progress import progress
-from vision.labels import LABEL_COUNT, kind_of_label
-from vision.tile_art import ArtStyle
+from vision.classify.labels import LABEL_COUNT, kind_of_label
+from vision.render.tile_art import ArtStyle
 from vision.training.batches import to_tensor
 from vision.training.dataset import CropSet, render_crops, training_art
 from vision.training.export import code_version, export_model

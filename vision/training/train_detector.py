@@ -25,9 +25,9 @@ import torch
 from torch import nn
 
 from table_app.progress import progress
-from vision.evaluation import match_quads
+from vision.eval.matching import match_quads
 from vision.find.centres import CHANNELS, INPUT_LONG_SIDE, MEAN, PAD_TO, STD, STRIDE, decode_peaks, portrait_corners
-from vision.tile_art import ArtStyle
+from vision.render.tile_art import ArtStyle
 from vision.training.batches import reexposed, to_tensor
 from vision.training.detector_data import (
     FRAME_SIZE,

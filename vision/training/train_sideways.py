@@ -1,4 +1,4 @@
-"""Train the sideways judge (:mod:`vision.sideways_judge`) and export it to ``models/`` (needs
+"""Train the sideways judge (:mod:`vision.detect.sideways_judge`) and export it to ``models/`` (needs
 the ``train`` extra).
 
     .venv/bin/python -m vision.training.train_sideways --out models [--cache DIR]
@@ -26,8 +26,8 @@ import torch
 from torch import nn
 
 from table_app.progress import progress
-from vision.sideways_judge import CONTEXT, INPUT_SIZE, ROW_REACH
-from vision.tile_art import ArtStyle
+from vision.detect.sideways_judge import CONTEXT, INPUT_SIZE, ROW_REACH
+from vision.render.tile_art import ArtStyle
 from vision.training.batches import reexposed, to_tensor
 from vision.training.detector_data import TRAIN_PX_PER_MM
 from vision.training.export import code_version, write_model_metadata
@@ -208,7 +208,7 @@ def export_judge(
             "mean": MEAN,
             "std": STD,
             "crop": "a square CONTEXT tile lengths across about the tile's centre, turned so that its row's "
-            "upright axis points up (vision.sideways_judge.row_crop, row_axes)",
+            "upright axis points up (vision.detect.sideways_judge.row_crop, row_axes)",
         },
         "output": "one logit: the tile at the crop's centre lies across its row (sideways)",
         "sideways_above": threshold,

@@ -1,0 +1,78 @@
+"""Seat-view scenes (``vision.render.seat_view``): tiles standing as a player sees their hand,
+loose tiles and clutter, and the label set the detector recipe reads like a real source."""
+
+import json
+
+import numpy as np
+import pytest
+
+from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier
+from vision.classify.labels import BACK_LABEL, kind_of_label
+from vision.render.seat_view import look_at_camera, render_seat_view
+from vision.training.photo_frames import build_photo_frames
+from vision.training.real_photos import images_in_split
+from vision.training.seat_view_set import write_set
+
+SEEDS = range(11, 17)
+
+
+@pytest.fixture(scope="module")
+def scenes():
+    return [render_seat_view(seed) for seed in SEEDS]
+
+
+def test_a_scene_is_the_same_for_the_same_seed(scenes):
+    again = render_seat_view(SEEDS[0])
+    assert np.array_equal(again.image, scenes[0].image)
+    assert [t.label for t in again.truths] == [t.label for t in scenes[0].truths]
+    assert not np.array_equal(scenes[1].image[:100], scenes[0].image[:100])
+
+
+def test_truths_are_faces_wholly_in_the_frame(scenes):
+    for scene in scenes:
+        height, width = scene.image.shape[:2]
+        assert scene.truths
+        for truth in scene.truths:
+            assert truth.label != BACK_LABEL
+            assert np.all(truth.corners >= 0)
+            assert np.all(truth.corners[:, 0] < width)
+            assert np.all(truth.corners[:, 1] < height)
+
+
+def test_the_look_at_camera_puts_its_target_at_the_centre_and_up_on_top():
+    camera = look_at_camera((640, 480), np.array([0.0, -300.0, 200.0]), np.array([10.0, 0.0, 0.0]), 500.0)
+    centre = camera.project(np.array([[10.0, 0.0, 0.0]]))[0]
+    assert centre == pytest.approx([320.0, 240.0], abs=1e-6)
+    above = camera.project(np.array([[10.0, 0.0, 30.0]]))[0]
+    assert above[1] < centre[1]  # higher on the table is higher in the picture
+    right = camera.project(np.array([[40.0, 0.0, 0.0]]))[0]
+    assert right[0] > centre[0]
+
+
+def test_the_shipped_classifier_reads_the_faces_where_the_truth_says(scenes):
+    # Corners that missed the drawn faces would read as nothing in particular.
+    classifier = OnnxTileClassifier(DEFAULT_MODEL)
+    right = total = 0
+    for scene in scenes:
+        readings = classifier.classify_quads(scene.image, [t.corners for t in scene.truths])
+        for truth, reading in zip(scene.truths, readings, strict=True):
+            total += 1
+            right += kind_of_label(reading.label) == kind_of_label(truth.label)
+    assert total >= 30
+    assert right / total >= 0.6
+
+
+def test_the_label_set_is_read_as_a_photo_source(tmp_path):
+    counts = write_set(tmp_path, 3, first_seed=40)
+    document = json.loads((tmp_path / "labels.json").read_text())
+    assert counts["images"] == 3
+    assert counts["boxes"] == sum(len(tiles) for tiles in document["images"].values())
+    assert images_in_split(document, "train") == sorted(document["images"])
+    for tiles in document["images"].values():
+        for tile in tiles:
+            x0, y0, x1, y1 = tile["box"]
+            assert x0 < x1
+            assert y0 < y1
+    frames = build_photo_frames(tmp_path / "labels.json", seed=1)
+    assert len(frames.inputs) >= 3
+    assert np.nanmax(frames.targets[:, 0]) == pytest.approx(1.0, abs=1e-3)  # tile centres in the heat maps

@@ -1,0 +1,166 @@
+"""Still-photo detection: find the tiles, settle which way each lies (:mod:`vision.detect.tile_lie`),
+read each, and turn its corners the way its face reads."""
+
+from __future__ import annotations
+
+import functools
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar, Protocol
+
+import cv2
+import numpy as np
+
+from vision.classify.classifier import TileReading
+from vision.classify.crops import turned_half
+from vision.detect.sideways_judge import OnnxSidewaysJudge
+from vision.detect.tile_lie import QuadReader, settle_lies
+from vision.detect.tile_phase import rephase
+from vision.find.finder import FindResult, find_tiles
+from vision.find.learnt import DEFAULT_DETECTOR, LearntTileFinder
+from vision.find.seams import TileSize
+from vision.geometry import angle_of_corners, bounding_box
+from vision.image_size import oversize
+
+log = logging.getLogger(__name__)
+
+
+class ImageReadError(ValueError):
+    """An image file that cannot be read as a picture."""
+
+
+@dataclass(frozen=True, eq=False)
+class Detection:
+    corners: np.ndarray  # 4×2 image pixels in face order: top-left, top-right, bottom-right, bottom-left
+    reading: TileReading
+    sideways: bool  # lies across its row
+
+    @property
+    def label(self) -> int:
+        return self.reading.label
+
+    @property
+    def uncertain(self) -> bool:
+        return self.reading.uncertain
+
+    @property
+    def box(self) -> tuple[int, int, int, int]:
+        return bounding_box(self.corners)
+
+    @property
+    def angle(self) -> int:
+        """Degrees (0-359) the face's top is turned clockwise from the image's up."""
+        return round(angle_of_corners(self.corners)) % 360
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "box": list(self.box),
+            "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
+            "tile": self.reading.name,
+            "red": self.reading.red,
+            "angle": self.angle,
+            "confidence": round(self.reading.confidence, 4),
+            "uncertain": self.reading.uncertain,
+            "sideways": self.sideways,
+        }
+
+
+def read_image(path: Path) -> np.ndarray:
+    """A BGR image from a file; a missing, unreadable, corrupt or oversized file (its header
+    declaring more than :data:`vision.image_size.MAX_PIXELS`) is an :class:`ImageReadError`."""
+    if path.is_dir():
+        raise ImageReadError(f"image {path} is a folder, not a picture")
+    if not path.is_file():
+        raise ImageReadError(f"image {path} does not exist")
+    data = np.fromfile(str(path), dtype=np.uint8)
+    refused = oversize(data.tobytes())
+    if refused is not None:
+        raise ImageReadError(f"image {path} {refused}")
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if image is None:
+        raise ImageReadError(f"image {path} is not a readable picture (corrupt or unsupported format)")
+    return np.asarray(image)
+
+
+class TileFinder(Protocol):
+    """Something that finds tiles' corners in a frame (:class:`vision.find.learnt.LearntTileFinder`)."""
+
+    @property
+    def sideways_sets_axis(self) -> bool:
+        """Whether a tile's axis follows the finder's sideways call (turned across its row when
+        called sideways), so that a tile whose axis was a quarter off had its call wrong too."""
+        ...
+
+    def find(self, image: np.ndarray) -> FindResult: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ClassicTileFinder:
+    """The classical finder (:func:`vision.find.finder.find_tiles`): felt mask, rows, seams."""
+
+    tile_size: TileSize | None = None
+    # Its row cutter calls sideways from the notch a tile leaves in its row; the quad's axis
+    # is a separate guess (a tile's side can make it look squarer than it is).
+    sideways_sets_axis: ClassVar[bool] = False
+
+    def find(self, image: np.ndarray) -> FindResult:
+        return find_tiles(image, self.tile_size)
+
+
+FINDERS = ("learnt", "classic")
+
+
+def make_finder(name: str, tile_size: TileSize | None = None, model: Path | None = None) -> TileFinder:
+    """The finder called ``name`` (one of :data:`FINDERS`) with a known ``tile_size`` if given;
+    ``model``: another detector model for the learnt one."""
+    if name == "classic":
+        return ClassicTileFinder(tile_size)
+    if name == "learnt":
+        return LearntTileFinder(model or DEFAULT_DETECTOR, tile_height=tile_size.height if tile_size else None)
+    raise ValueError(f"no tile finder called {name!r}: choose one of {', '.join(FINDERS)}")
+
+
+@functools.lru_cache(maxsize=4)
+def shipped_learnt_finder(tile_size: TileSize | None = None) -> TileFinder:
+    """The shipped learnt detector (at ``tile_size``'s scale when given), loaded once, not per frame."""
+    return make_finder("learnt", tile_size)
+
+
+@functools.lru_cache(maxsize=1)
+def shipped_judge() -> OnnxSidewaysJudge:
+    return OnnxSidewaysJudge()  # loaded once, not per frame
+
+
+class SidewaysJudge(Protocol):
+    """Something that settles which found tiles lie across their rows
+    (:class:`vision.detect.sideways_judge.OnnxSidewaysJudge`)."""
+
+    def judge(
+        self, image: np.ndarray, quads: list[np.ndarray], calls: list[bool]
+    ) -> tuple[list[np.ndarray], list[bool]]: ...
+
+
+def detect_tiles(
+    image: np.ndarray,
+    classifier: QuadReader,
+    tile_size: TileSize | None = None,
+    finder: TileFinder | None = None,
+    judge: SidewaysJudge | None = None,
+) -> tuple[Detection, ...]:
+    """Find and read every tile: with ``finder``, else with the shipped learnt detector
+    (looking at the frame at ``tile_size``'s scale when given). Which tiles lie sideways is
+    settled by ``judge`` (default: the shipped one). Each tile is read along its axis and a
+    quarter turned, and kept the way it reads surer."""
+    finder = finder or shipped_learnt_finder(tile_size)
+    judge = judge or shipped_judge()
+    found = finder.find(image)
+    quads, calls = judge.judge(image, [t.corners for t in found.tiles], [t.sideways for t in found.tiles])
+    lies = settle_lies(image, classifier, quads, calls, turn_flips_sideways=finder.sideways_sets_axis)
+    lies = rephase(image, classifier, lies)
+    detections = []
+    for lie in lies:
+        corners = turned_half(lie.corners) if lie.reading.upside_down else lie.corners
+        detections.append(Detection(corners, lie.reading, lie.sideways))
+    log.debug("detected %d tiles", len(detections))
+    return tuple(detections)

@@ -1,0 +1,1 @@
+"""Scoring detections against labelled photographs: label files, matching, the reports."""

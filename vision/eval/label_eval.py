@@ -1,0 +1,144 @@
+"""Scoring a detector on labelled still photos (``jantaku vision eval``): the matching and the
+counts are :mod:`vision.eval.matching`'s, the same the benchmark uses."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from vision.detect.still_photo import read_image
+from vision.eval.label_file import LabelledTile
+from vision.eval.matching import DetectionLike, DetectionScore
+
+
+@dataclass(frozen=True, slots=True)
+class ImageScore:
+    name: str
+    truths: int
+    detections: int
+    matched: int
+    kind_correct: int
+
+
+def score_labelled_images(
+    labels: Mapping[str, Sequence[LabelledTile]],
+    images: Path,
+    detect: Callable[[np.ndarray], Sequence[DetectionLike]],
+    min_iou: float,
+    ignored: Mapping[str, Sequence[tuple[float, float, float, float]]] | None = None,
+) -> tuple[DetectionScore, tuple[ImageScore, ...]]:
+    """Run ``detect`` on each labelled image (file names relative to ``images``) and score it.
+    A detection whose centre lies in one of the image's ``ignored`` boxes counts for nothing."""
+    score = DetectionScore()
+    per_image = []
+    for name, truths in labels.items():
+        image = read_image(images / name)
+        detections = _outside(detect(image), (ignored or {}).get(name, ()))
+        before = (score.kind_correct, score.matched)
+        matches = score.add(truths, detections, tile_width(truths), min_iou)
+        per_image.append(ImageScore(name, len(truths), len(detections), len(matches), score.kind_correct - before[0]))
+    return score, tuple(per_image)
+
+
+def _outside(
+    detections: Sequence[DetectionLike], boxes: Sequence[tuple[float, float, float, float]]
+) -> Sequence[DetectionLike]:
+    if not boxes:
+        return detections
+    kept = []
+    for detection in detections:
+        x, y = np.asarray(detection.corners, np.float64).mean(axis=0)
+        if not any(x0 <= x <= x1 and y0 <= y <= y1 for x0, y0, x1, y1 in boxes):
+            kept.append(detection)
+    return kept
+
+
+def tile_width(truths: Sequence[LabelledTile]) -> float:
+    """The median short edge of the labelled tiles: the scale the centre distance is judged by."""
+    if not truths:
+        return 1.0
+    edges = [
+        min(np.linalg.norm(t.corners[1] - t.corners[0]), np.linalg.norm(t.corners[3] - t.corners[0])) for t in truths
+    ]
+    return float(np.median(edges))
+
+
+def report_json(score: DetectionScore, per_image: Sequence[ImageScore], min_iou: float) -> dict[str, object]:
+    matrix = score.matrix or {}
+    per_class = {
+        name: {"matched": matched, "correct": correct, "found_as": dict(sorted(matrix.get(name, {}).items()))}
+        for name, (matched, correct) in sorted((score.per_kind or {}).items())
+    }
+    return {
+        "images": len(per_image),
+        "min_iou": min_iou,
+        "truths": score.truths,
+        "detections": score.detections,
+        "matched": score.matched,
+        "recall": _round(score.recall),
+        "precision": _round(score.precision),
+        "kind_accuracy": _round(score.kind_accuracy),
+        "label_accuracy": _round(score.label_accuracy),
+        "red_five_recall": _round(score.red_recall),
+        "red_fives": score.red_truths,
+        "sideways_recall": _round(score.sideways_recall),
+        "sideways_labelled": score.sideways_truths,
+        "upright_called_sideways": score.upright_called_sideways,
+        "orientation_within_20": _round(score.orientation_accuracy),
+        "uncertain": score.uncertain,
+        "per_class": per_class,
+        "per_image": [
+            {
+                "image": s.name,
+                "truths": s.truths,
+                "detections": s.detections,
+                "matched": s.matched,
+                "kind_correct": s.kind_correct,
+            }
+            for s in per_image
+        ],
+    }
+
+
+def report_lines(score: DetectionScore, per_image: Sequence[ImageScore], min_iou: float) -> list[str]:
+    lines = [
+        f"{len(per_image)} images, {score.truths} labelled tiles, {score.detections} detections "
+        f"(matched: centre within 0.4 tile widths, box IoU ≥ {min_iou:g})",
+        f"recall                  {score.recall:.4f}  ({score.matched}/{score.truths})",
+        f"precision               {score.precision:.4f}  ({score.matched}/{score.detections})",
+        f"kind accuracy (34+back) {score.kind_accuracy:.4f}  ({score.kind_correct}/{score.matched} matched)",
+        f"label accuracy (38)     {score.label_accuracy:.4f}",
+        _optional("red-five recall", score.red_recall, f"{score.red_found}/{score.red_truths}"),
+        _optional(
+            "sideways recall",
+            score.sideways_recall,
+            f"{score.sideways_found}/{score.sideways_truths}; "
+            f"{score.upright_called_sideways} of {score.upright_truths} upright called sideways",
+        ),
+        _optional(
+            "orientation within 20°", score.orientation_accuracy, f"{score.angle_within_20}/{score.angle_truths}"
+        ),
+    ]
+    confusions = sorted((score.confusions or {}).items(), key=lambda item: (-item[1], item[0]))[:12]
+    if confusions:
+        lines.append("commonest confusions    " + ", ".join(f"{k} ×{v}" for k, v in confusions))
+    worst = sorted((score.per_kind or {}).items(), key=lambda item: (item[1][1] / item[1][0], item[0]))[:8]
+    if worst:
+        lines.append("worst kinds             " + ", ".join(f"{k} {c}/{n}" for k, (n, c) in worst))
+    for s in per_image:
+        lines.append(
+            f"  {s.name}: {s.matched}/{s.truths} found, {s.detections} detections, {s.kind_correct} read right"
+        )
+    return lines
+
+
+def _optional(title: str, value: float | None, detail: str) -> str:
+    figure = f"{value:.4f}" if value is not None else "  —   "
+    return f"{title:<23} {figure}  ({detail if value is not None else 'none labelled'})"
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)

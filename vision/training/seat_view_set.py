@@ -1,0 +1,73 @@
+"""Seat-view scenes (:mod:`vision.render.seat_view`) written as a label set that the detector
+recipe reads like a real-photo source (``train_detector --photos DIR/labels.json``).
+
+    .venv/bin/python -m vision.training.seat_view_set --out seat-view --scenes 600
+
+Every scene is its own group in the train split; faces are written as boxes (what a real
+source gives), with their tile. The art follows the detector's mix
+(:func:`vision.training.detector_data.detector_training_art`): the ``black`` style, kept for
+evaluation, is never drawn.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+from pathlib import Path
+
+import cv2
+
+from vision.render.seat_view import render_seat_view
+from vision.training.detector_data import detector_training_art
+
+log = logging.getLogger(__name__)
+
+FIRST_SEED = 5_000_000  # apart from every other recipe's seeds
+
+
+def write_set(out: Path, scenes: int, first_seed: int = FIRST_SEED) -> dict[str, int]:
+    """Render ``scenes`` scenes into ``out/images`` and write ``out/labels.json``; the counts."""
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    images: dict[str, list[dict[str, object]]] = {}
+    for index in range(scenes):
+        seed = first_seed + index
+        scene = render_seat_view(seed, style=detector_training_art(seed))
+        name = f"images/seat-view-{seed}.jpg"
+        if not cv2.imwrite(str(out / name), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92]):
+            raise OSError(f"{out / name}: could not be written")
+        images[name] = [
+            {
+                "box": [round(float(v), 1) for v in (*truth.corners.min(axis=0), *truth.corners.max(axis=0))],
+                "tile": str(truth.tile),
+            }
+            for truth in scene.truths
+        ]
+        if index % 100 == 99:
+            log.info("seat views: %d/%d", index + 1, scenes)
+    document = {
+        "format": "jantaku-labels",
+        "version": 1,
+        "source": f"vision.render.seat_view seeds {first_seed}-{first_seed + scenes - 1}",
+        "images": images,
+        "ignore": {},
+        "groups": {name: name for name in images},
+        "augmented": [],
+        "split": dict.fromkeys(images, "train"),
+    }
+    (out / "labels.json").write_text(json.dumps(document) + "\n", encoding="utf-8")
+    return {"images": len(images), "boxes": sum(len(t) for t in images.values())}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", type=Path, required=True, help="folder for images/ and labels.json")
+    parser.add_argument("--scenes", type=int, default=600)
+    parser.add_argument("--first-seed", type=int, default=FIRST_SEED)
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    print(json.dumps(write_set(args.out, args.scenes, args.first_seed)))
+
+
+if __name__ == "__main__":
+    main()
