@@ -1,7 +1,7 @@
 """A logged game as the tables a camera over it would see, one scene per visible change.
 
 Pure: the game's events are folded with the rules core (``table_app.rules.fold``) and what
-becomes visible when is what the log feed posts (``table_app.runtime.log_feed``): a discard
+becomes visible when is what a logged game is observed as (``table_app.interpret.event_observations``): a discard
 lands at the end of its pond (sideways for the riichi tile, or the discard after a riichi tile
 that was called away, as the rules say), a call takes the tile out of the discarder's pond and
 lays the meld with the called tile turned towards whom it came from, a closed kan shows its
