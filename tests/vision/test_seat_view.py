@@ -76,3 +76,34 @@ def test_the_label_set_is_read_as_a_photo_source(tmp_path):
     frames = build_photo_frames(tmp_path / "labels.json", seed=1)
     assert len(frames.inputs) >= 3
     assert np.nanmax(frames.targets[:, 0]) == pytest.approx(1.0, abs=1e-3)  # tile centres in the heat maps
+
+
+def test_a_scene_without_tiles_is_the_same_room_with_no_truths():
+    bare = render_seat_view(SEEDS[0], tiles=False)
+    full = render_seat_view(SEEDS[0])
+    assert bare.truths == ()
+    assert bare.image.shape == full.image.shape
+    # The same room and felt: the top rows (the room, or far felt) agree far more than two seeds do.
+    same = np.abs(bare.image[:60].astype(int) - full.image[:60].astype(int)).mean()
+    other = np.abs(render_seat_view(SEEDS[1], tiles=False).image[:60].astype(int) - bare.image[:60].astype(int)).mean()
+    assert same < other
+
+
+def test_negatives_give_frames_with_empty_heat_maps(tmp_path):
+    counts = write_set(tmp_path, 2, first_seed=60, negatives=True)
+    assert counts == {"images": 2, "boxes": 0}
+    document = json.loads((tmp_path / "labels.json").read_text())
+    assert document["negatives"] == sorted(document["images"])
+    frames = build_photo_frames(tmp_path / "labels.json", seed=1)
+    assert len(frames.inputs) == 4  # two frames a negative
+    assert not np.any(frames.targets[:, 0])  # no tile anywhere
+    assert frames.inputs.any()  # but a picture in each
+
+
+def test_a_negative_with_tiles_is_refused(tmp_path):
+    write_set(tmp_path, 1, first_seed=60)
+    document = json.loads((tmp_path / "labels.json").read_text())
+    document["negatives"] = list(document["images"])
+    (tmp_path / "labels.json").write_text(json.dumps(document))
+    with pytest.raises(ValueError, match="listed as a negative but has tiles"):
+        build_photo_frames(tmp_path / "labels.json", seed=1)

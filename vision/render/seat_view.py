@@ -65,9 +65,11 @@ def look_at_camera(
 
 
 def render_seat_view(
-    seed: int, size: tuple[int, int] = (960, 720), style: ArtStyle | Palette = ArtStyle.REGULAR
+    seed: int, size: tuple[int, int] = (960, 720), style: ArtStyle | Palette = ArtStyle.REGULAR, *, tiles: bool = True
 ) -> SeatScene:
-    """One scene, deterministic from ``seed``."""
+    """One scene, deterministic from ``seed``. ``tiles=False`` draws the same scene without a
+    tile in it (the felt, sticks, dice, hand and room alone): a hard negative, where a detector
+    should find nothing."""
     rng = np.random.default_rng(seed)
     art = palette_art(style) if isinstance(style, Palette) else load_tile_art(style)
     back_hue = int(rng.choice(BACK_HUES))
@@ -96,6 +98,8 @@ def render_seat_view(
         for i in range(count)
     ]
     # Farthest first, the painter's order: the row, then what lies on the felt in front of it.
+    if not tiles:
+        standing, loose = [], []
     for label, x in sorted(standing, key=lambda s: -abs(s[1] + TILE_WIDTH_MM / 2 - eye[0])):
         face = _draw_standing(image, camera, art, label=label, back_hue=back_hue, x=x, y=row_y, eye=eye, rng=rng)
         if _inside(face, size):

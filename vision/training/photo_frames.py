@@ -15,7 +15,8 @@ the detector learns from (:data:`POSITIVE_LONG_PX`), and cut to a fixed-size fra
 random point. One in three is also cut **zoomed in** (tiles 2.5-6 times that long) with an
 empty heat map: at run time the frame is looked at on a pyramid of scales
 (:mod:`vision.find.learnt`), and at the scales finer than a tile's own the detector must
-not fire on its glyphs, edges or half faces.
+not fire on its glyphs, edges or half faces. A label set may also list ``negatives``: photos
+with no tile at all (a room, sticks, dice, a hand), cut at any scale with an empty heat map.
 """
 
 from __future__ import annotations
@@ -109,6 +110,12 @@ def frames_of_photo(
     return out
 
 
+def _negative_scale(rng: np.random.Generator) -> float:
+    """How much a photo with no tile is scaled for a frame: anywhere from a fifth to whole size
+    (log-uniform), as the run time's pyramid looks at it."""
+    return float(np.exp(rng.uniform(np.log(0.2), 0.0)))
+
+
 def _cut(
     image: np.ndarray,
     boxes: list[tuple[float, float, float, float]],
@@ -143,6 +150,7 @@ def build_photo_frames(labels_path: Path, seed: int, crops: int = 2, augmented_c
     rng = np.random.default_rng(seed)
     inputs, targets = [], []
     names = images_in_split(document, "train")
+    negatives = set(document.get("negatives", ()))  # images with no tile in them at all
     for index, name in enumerate(names):
         image = cv2.imread(str(labels_path.parent / name))
         if image is None:
@@ -150,6 +158,13 @@ def build_photo_frames(labels_path: Path, seed: int, crops: int = 2, augmented_c
         boxes = [_box(t["box"]) for t in document["images"][name]]
         boxes += [_box(b) for b in document.get("ignore", {}).get(name, ())]  # not riichi tiles, but tiles
         loose = name in augmented
+        if name in negatives:
+            if boxes:
+                raise ValueError(f"{labels_path}: {name} is listed as a negative but has tiles")
+            for _ in range(crops):
+                inputs.append(_cut(image, [], _negative_scale(rng), loose=False, rng=rng, negative=True)[0])
+                targets.append(np.zeros((TARGET_CHANNELS, FRAME_PX // 2, FRAME_PX // 2), np.float16))
+            continue
         for pixels, maps in frames_of_photo(image, boxes, loose, rng, augmented_crops if loose else crops):
             inputs.append(pixels)
             targets.append(maps)

@@ -4,7 +4,9 @@ recipe reads like a real-photo source (``train_detector --photos DIR/labels.json
     .venv/bin/python -m vision.training.seat_view_set --out seat-view --scenes 600
 
 Every scene is its own group in the train split; faces are written as boxes (what a real
-source gives), with their tile. The art follows the detector's mix
+source gives), with their tile. ``--negatives`` draws the same scenes without their tiles
+(felt, wood, sticks, dice, a hand, shelves of lettered spines) and lists them as
+``negatives``: the detector learns to find nothing there, at every scale. The art follows the detector's mix
 (:func:`vision.training.detector_data.detector_training_art`): the ``black`` style, kept for
 evaluation, is never drawn.
 """
@@ -26,13 +28,14 @@ log = logging.getLogger(__name__)
 FIRST_SEED = 5_000_000  # apart from every other recipe's seeds
 
 
-def write_set(out: Path, scenes: int, first_seed: int = FIRST_SEED) -> dict[str, int]:
-    """Render ``scenes`` scenes into ``out/images`` and write ``out/labels.json``; the counts."""
+def write_set(out: Path, scenes: int, first_seed: int = FIRST_SEED, *, negatives: bool = False) -> dict[str, int]:
+    """Render ``scenes`` scenes into ``out/images`` and write ``out/labels.json``; the counts.
+    With ``negatives`` the scenes are drawn without their tiles and listed as ``negatives``."""
     (out / "images").mkdir(parents=True, exist_ok=True)
     images: dict[str, list[dict[str, object]]] = {}
     for index in range(scenes):
         seed = first_seed + index
-        scene = render_seat_view(seed, style=detector_training_art(seed))
+        scene = render_seat_view(seed, style=detector_training_art(seed), tiles=not negatives)
         name = f"images/seat-view-{seed}.jpg"
         if not cv2.imwrite(str(out / name), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92]):
             raise OSError(f"{out / name}: could not be written")
@@ -53,6 +56,7 @@ def write_set(out: Path, scenes: int, first_seed: int = FIRST_SEED) -> dict[str,
         "ignore": {},
         "groups": {name: name for name in images},
         "augmented": [],
+        "negatives": sorted(images) if negatives else [],
         "split": dict.fromkeys(images, "train"),
     }
     (out / "labels.json").write_text(json.dumps(document) + "\n", encoding="utf-8")
@@ -64,9 +68,10 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True, help="folder for images/ and labels.json")
     parser.add_argument("--scenes", type=int, default=600)
     parser.add_argument("--first-seed", type=int, default=FIRST_SEED)
+    parser.add_argument("--negatives", action="store_true", help="the scenes without their tiles: hard negatives")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    print(json.dumps(write_set(args.out, args.scenes, args.first_seed)))
+    print(json.dumps(write_set(args.out, args.scenes, args.first_seed, negatives=args.negatives)))
 
 
 if __name__ == "__main__":
