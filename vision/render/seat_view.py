@@ -132,7 +132,7 @@ def _surface(size: tuple[int, int], camera: Camera, rng: np.random.Generator) ->
     far = float(rng.uniform(180, 450))
     edge = camera.project(np.array([[-600.0, far, 0.0], [600.0, far, 0.0]]))
     horizon = float(edge[:, 1].max())
-    if horizon > 0:
+    if horizon >= 8:  # a sliver of room is not worth drawing (nor can OpenCV draw on an empty one)
         _draw_room(image, int(min(horizon, height)), rng)
     return image
 
