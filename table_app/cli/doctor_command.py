@@ -14,7 +14,7 @@ from table_app.runtime.doctor import Probes, SystemProbes, check_table
 def register(commands: Any) -> None:
     parser = commands.add_parser(
         "doctor",
-        help="check camera, serial port, GPIO, display, disk space and clock against a table config",
+        help="check camera, serial port, GPIO, display, disk space, clock and hall broker against a table config",
         description="Check that this machine can referee the table its config describes: one line per check, "
         "what to fix where something is wrong. Exit status 1 if anything is.",
     )

@@ -1,10 +1,10 @@
 """``jantaku doctor``: is this machine ready to referee the table its config describes?
 
-Six checks (camera, serial port, GPIO, display, disk, clock), each one line: what was found,
-and when something is wrong, the one thing to do about it. The checks read the machine only
+Seven checks (camera, serial port, GPIO, display, disk, clock, hall broker), each one line:
+what was found, and when something is wrong, the one thing to do about it. The checks read the machine only
 through :class:`Probes`, so the tests hand them a made-up Pi; :class:`SystemProbes` is the
-real one. ``[camera]``, ``[link]``, ``[panel]`` or ``[web]`` left out of the config is not a
-fault: that part is not checked.
+real one. ``[camera]``, ``[link]``, ``[panel]``, ``[web]`` or ``[hall]`` left out of the config
+is not a fault: that part is not checked.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import importlib.util
 import os
 import pwd
 import shutil
+import socket
 import subprocess
 import time
 from collections.abc import Callable
@@ -75,6 +76,10 @@ class Probes(Protocol):
 
     def clock_synchronised(self) -> bool | None:
         """NTP says the clock is right; ``None`` when it cannot tell."""
+        ...
+
+    def reaches(self, host: str, port: int) -> bool:
+        """Whether a TCP connection to ``host:port`` opens (within a couple of seconds)."""
         ...
 
 
@@ -231,6 +236,22 @@ def check_clock(_config: TableConfig, probes: Probes) -> Finding:
     return Finding("clock", True, shown + (", synchronised" if synced else ", synchronisation unknown"))
 
 
+def check_hall(config: TableConfig, probes: Probes) -> Finding:
+    if config.hall is None:
+        return Finding("hall", True, "no [hall] in the config: publishes to no hall, not checked")
+    broker = config.hall.broker
+    where = f"{broker.url} (hall {config.hall.hall}, table {config.hall.table})"
+    if not probes.reaches(broker.host, broker.port):
+        return Finding(
+            "hall",
+            False,
+            f"cannot reach the hall's broker {where}",
+            "check the address under [hall] and that the broker runs (scripts/hall-broker on the hall's machine); "
+            "the table referees on and sends later",
+        )
+    return Finding("hall", True, f"the hall's broker answers at {where}")
+
+
 CHECKS: tuple[Callable[[TableConfig, Probes], Finding], ...] = (
     check_camera,
     check_serial,
@@ -238,6 +259,7 @@ CHECKS: tuple[Callable[[TableConfig, Probes], Finding], ...] = (
     check_display,
     check_disk,
     check_clock,
+    check_hall,
 )
 
 
@@ -311,3 +333,10 @@ class SystemProbes:
             return None
         value = answer.stdout.strip()
         return {"yes": True, "no": False}.get(value)
+
+    def reaches(self, host: str, port: int) -> bool:
+        try:
+            with socket.create_connection((host, port), timeout=2.0):
+                return True
+        except OSError:
+            return False

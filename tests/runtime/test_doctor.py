@@ -48,6 +48,7 @@ class MadeUpPi:
     free: int = 20 << 30
     clock: float = 1_790_000_000.0  # 2026
     synced: bool | None = True
+    listening: set[tuple[str, int]] = field(default_factory=lambda: {("hall.local", 8883)})
 
     def exists(self, path: Path) -> bool:
         return str(path) in self.files
@@ -90,6 +91,9 @@ class MadeUpPi:
     def clock_synchronised(self) -> bool | None:
         return self.synced
 
+    def reaches(self, host: str, port: int) -> bool:
+        return (host, port) in self.listening
+
 
 def _config(text: str = CONFIG):
     return parse_config(text, HOME)
@@ -101,14 +105,14 @@ def _verdicts(pi: MadeUpPi, text: str = CONFIG) -> dict[str, tuple[bool, str]]:
 
 def test_a_pi_set_up_as_install_pi_leaves_it_passes_every_check(tmp_path, capsys):
     findings = check_table(_config(), MadeUpPi())
-    assert [f.check for f in findings] == ["camera", "serial", "gpio", "display", "disk", "clock"]
+    assert [f.check for f in findings] == ["camera", "serial", "gpio", "display", "disk", "clock", "hall"]
     assert all(f.ok for f in findings), [f.line() for f in findings]
     config = tmp_path / "table.toml"
     config.write_text(CONFIG, encoding="utf-8")
     pi = MadeUpPi(files={*MadeUpPi().files, str(tmp_path / "camera.json")}, writable_dirs={str(tmp_path)})
     assert run(argparse.Namespace(config=config, json=False), probes=pi) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 6
+    assert len(lines) == 7
     assert all(line.startswith("ok ") for line in lines)
 
 
@@ -174,8 +178,41 @@ def test_on_this_machine_doctor_prints_one_line_per_check_and_fails_without_gpio
     config.write_text((ROOT / "examples" / "table.toml").read_text(encoding="utf-8"), encoding="utf-8")
     status = main(["doctor", "--config", str(config)])
     lines = capsys.readouterr().out.splitlines()
-    assert [line.split()[1] for line in lines] == ["camera", "serial", "gpio", "display", "disk", "clock"]
+    assert [line.split()[1] for line in lines] == ["camera", "serial", "gpio", "display", "disk", "clock", "hall"]
     assert all(line[:3] in ("ok ", "FIX") for line in lines)
     assert status == (0 if all(line.startswith("ok ") for line in lines) else 1)
     if not Path("/dev/jantaku-board").exists():
         assert status == 1
+
+
+HALL = """
+[hall]
+broker = "mqtts://hall.local:8883"
+hall = "club"
+table = "t01"
+"""
+
+
+def test_the_hall_broker_is_checked_when_the_config_has_a_hall():
+    ok, line = _verdicts(MadeUpPi(), CONFIG + HALL)["hall"]
+    assert ok
+    assert "mqtts://hall.local:8883" in line
+    ok, line = _verdicts(MadeUpPi(listening=set()), CONFIG + HALL)["hall"]
+    assert not ok
+    assert line.startswith("FIX  hall")
+    assert "scripts/hall-broker" in line
+    assert "\n" not in line
+    assert _verdicts(MadeUpPi(listening=set()))["hall"][0]  # no [hall]: not checked, not a fault
+
+
+def test_the_real_probe_reaches_a_listening_port_and_not_a_closed_one():
+    import socket
+
+    from table_app.runtime.doctor import SystemProbes
+
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+        assert SystemProbes().reaches("127.0.0.1", port)
+    assert not SystemProbes().reaches("127.0.0.1", port)  # closed now
