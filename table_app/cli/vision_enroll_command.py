@@ -94,11 +94,11 @@ def run_enroll(args: argparse.Namespace) -> int:
         raise ValueError(f"--out {args.out}: name it NAME.json (the arrays go to NAME.npz beside it)")
     image = _read_source(args.source)
     classifier = OnnxTileClassifier(args.model or DEFAULT_MODEL)
-    tiles = _cut(image, args.layout, classifier)
+    tiles = _cut(image, args.layout, classifier, str(args.source))
     check = None
     if args.check is not None:
         check_image = _read_source(str(args.check))
-        check = (check_image, _cut(check_image, args.layout, classifier))
+        check = (check_image, _cut(check_image, args.layout, classifier, str(args.check)))
     with Progress(len(ENROLL_STAGES), "enroll") as bar:
         enrollment = enroll_tiles(
             image, tiles, classifier, copies=copies, blend=blend, finished=lambda stage: bar.advance(note=stage)
@@ -154,16 +154,20 @@ def run_enroll(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cut(image: Any, layout: str, classifier: Any) -> Any:
-    """The enrolled tiles of a photo: the sheet's cells, or the rows found as ``vision detect`` finds tiles."""
+def _cut(image: Any, layout: str, classifier: Any, photo: str) -> Any:
+    """The enrolled tiles of a photo: the sheet's cells, or the rows found as ``vision detect``
+    finds tiles. A layout the photo does not show is refused naming the photo (two are read)."""
     if layout == "sheet":
         from vision.enrollment.sheet import cut_enrollment_tiles  # noqa: PLC0415
 
         return cut_enrollment_tiles(image)
     from vision.detect.still_photo import detect_tiles  # noqa: PLC0415
-    from vision.enrollment.rows import cut_row_layout  # noqa: PLC0415
+    from vision.enrollment.rows import LayoutError, cut_row_layout  # noqa: PLC0415
 
-    return cut_row_layout([d.corners for d in detect_tiles(image, classifier)])
+    try:
+        return cut_row_layout([d.corners for d in detect_tiles(image, classifier)])
+    except LayoutError as error:
+        raise LayoutError(f"{photo}: {error}") from error
 
 
 def _plain_crops(image: Any, tiles: Any) -> tuple[Any, Any]:

@@ -102,4 +102,6 @@ def test_enroll_rows_refuses_a_bare_photo_in_one_line(tmp_path, capsys):
     assert (
         main(["vision", "enroll", "--layout", "rows", "--source", str(photo), "--out", str(tmp_path / "e.json")]) == 2
     )
-    assert "no tiles found" in capsys.readouterr().err
+    error = capsys.readouterr().err
+    assert "no tiles found" in error
+    assert "felt.png" in error  # the photo is named: --check reads a second one
