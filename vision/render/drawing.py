@@ -38,23 +38,35 @@ def draw_tile(image: np.ndarray, tile: PlacedTile, camera: Camera, art: TileArt,
     body = art.image(27 + 4)  # the white dragon is the bare body of this style
     # A tile is two layers: the back's colour below, the body's above; the face-down tile is upside down.
     lower, upper = (back, body) if tile.label != BACK_LABEL else (body, back)
-    _fill(image, np.vstack([base, middle]), _side_colour(lower))
-    _fill(image, np.vstack([middle, top]), _side_colour(upper))
-    _warp_onto(image, face, top)
+    fill_polygon(image, np.vstack([base, middle]), _side_colour(lower))
+    fill_polygon(image, np.vstack([middle, top]), _side_colour(upper))
+    warp_onto(image, face, top)
     return top
 
 
-def _side_colour(tile_image: np.ndarray) -> np.ndarray:
+def _centre_mean(tile_image: np.ndarray) -> np.ndarray:
     centre = tile_image[tile_image.shape[0] // 2 - 5 : tile_image.shape[0] // 2 + 5, 5:15, :3]
-    return np.asarray(centre.reshape(-1, 3).mean(axis=0) * 0.78, np.float32)
+    return np.asarray(centre.reshape(-1, 3).mean(axis=0))
 
 
-def _fill(image: np.ndarray, points: np.ndarray, colour: np.ndarray) -> None:
+def body_colour(tile_image: np.ndarray) -> np.ndarray:
+    """The colour of a tile image's body (BGR float32), read beside its face: what its sides and
+    top are painted with (the seat view shades it itself)."""
+    return np.asarray(_centre_mean(tile_image), np.float32)
+
+
+def _side_colour(tile_image: np.ndarray) -> np.ndarray:
+    return np.asarray(_centre_mean(tile_image) * 0.78, np.float32)
+
+
+def fill_polygon(image: np.ndarray, points: np.ndarray, colour: np.ndarray) -> None:
+    """The convex hull of ``points`` filled with ``colour`` (clipped to 0-255), antialiased."""
     hull = cv2.convexHull(np.round(points * 4).astype(np.int32))
-    cv2.fillConvexPoly(image, hull, colour.tolist(), lineType=cv2.LINE_AA, shift=2)
+    cv2.fillConvexPoly(image, hull, np.clip(colour, 0, 255).tolist(), lineType=cv2.LINE_AA, shift=2)
 
 
-def _warp_onto(image: np.ndarray, face: np.ndarray, corners: np.ndarray) -> None:
+def warp_onto(image: np.ndarray, face: np.ndarray, corners: np.ndarray) -> None:
+    """A BGRA art image (``ART_SIZE``, uint8 or float) warped onto ``corners``, blended by its alpha."""
     height, width = image.shape[:2]
     x0, y0 = np.floor(corners.min(axis=0)).astype(int) - 1
     x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 1

@@ -111,7 +111,7 @@ def render_table(
     nadir = np.array(camera.nadir)
     for tile in sorted(placed, key=lambda t: -float(np.hypot(t.x - nadir[0], t.y - nadir[1]))):
         corners = draw_tile(image, tile, camera, art, back_hue)
-        if _inside(corners, options.size):
+        if wholly_inside(corners, options.size):
             truths.append(TileTruth(tile.label, corners, tile.sideways))
     if options.occluder is not None:
         _draw_occluder(image, options.occluder, camera)
@@ -137,7 +137,9 @@ def _draw_occluder(image: np.ndarray, occluder: Occluder, camera: Camera) -> Non
     image[:] = colour * mask[..., None] + image * (1.0 - mask[..., None])
 
 
-def _inside(corners: np.ndarray, size: tuple[int, int]) -> bool:
+def wholly_inside(corners: np.ndarray, size: tuple[int, int]) -> bool:
+    """Whether a face lies wholly in a frame of ``size``, a few pixels clear of its border (the
+    ground truth lists only such faces)."""
     width, height = size
     return bool(
         np.all(corners >= _EDGE_MARGIN_PX)

@@ -23,14 +23,13 @@ import numpy as np
 
 from vision.classify.labels import BACK_LABEL
 from vision.render.camera import Camera
-from vision.render.drawing import draw_tile
+from vision.render.drawing import body_colour, draw_tile, fill_polygon, warp_onto
 from vision.render.effects import camera_effects
 from vision.render.placement import TILE_HEIGHT_MM, TILE_THICKNESS_MM, TILE_WIDTH_MM, PlacedTile
-from vision.render.renderer import TileTruth
+from vision.render.renderer import TileTruth, wholly_inside
 from vision.render.tile_art import BACK_HUES, ArtStyle, TileArt, load_tile_art
 from vision.render.tile_palette import Palette, palette_art
 
-_EDGE_MARGIN_PX: Final = 3.0
 _FACE_LABELS: Final = 37  # labels 0..36 are faces (34 kinds and three red fives); 37 is the back
 _BODY_SHARE: Final = 0.55  # the ivory part of a tile's thickness; the rest is the back's colour
 
@@ -102,12 +101,12 @@ def render_seat_view(
         standing, loose = [], []
     for label, x in sorted(standing, key=lambda s: -abs(s[1] + TILE_WIDTH_MM / 2 - eye[0])):
         face = _draw_standing(image, camera, art, label=label, back_hue=back_hue, x=x, y=row_y, eye=eye, rng=rng)
-        if _inside(face, size):
+        if wholly_inside(face, size):
             truths.append(TileTruth(label, face, sideways=False))
     _draw_sticks_and_dice(image, camera, rng, row_left, row_width, near=near)
     for tile in sorted(loose, key=lambda t: -float(np.hypot(t.x - eye[0], t.y - eye[1]))):
         corners = draw_tile(image, tile, camera, art, back_hue)
-        if tile.label != BACK_LABEL and _inside(corners, size):
+        if tile.label != BACK_LABEL and wholly_inside(corners, size):
             truths.append(TileTruth(tile.label, corners, sideways=False))
     if rng.random() < 0.3:
         hidden = _draw_hand(image, rng)
@@ -197,50 +196,28 @@ def _draw_standing(
     """A tile standing on its long edge, face towards -y; returns the face's image corners."""
     x0, x1, y0, y1, top = x, x + TILE_WIDTH_MM, y, y + TILE_THICKNESS_MM, TILE_HEIGHT_MM
     split = y0 + TILE_THICKNESS_MM * _BODY_SHARE
-    body = _side_colour(art.image(27 + 4))  # the white dragon is the bare body
-    back = _side_colour(art.image(BACK_LABEL, back_hue))
+    body = body_colour(art.image(27 + 4))  # the white dragon is the bare body
+    back = body_colour(art.image(BACK_LABEL, back_hue))
     # The side towards the camera, each layer of it; then the top; then the face.
     side_x = x0 if eye[0] < x0 else x1
     if not x0 <= eye[0] <= x1:
         for near, far, colour in ((y0, split, body), (split, y1, back)):
             quad = np.array([[side_x, near, top], [side_x, far, top], [side_x, far, 0.0], [side_x, near, 0.0]])
-            _fill(image, camera.project(quad), colour * 0.72)
+            fill_polygon(image, camera.project(quad), colour * 0.72)
     for near, far, colour in ((y0, split, body), (split, y1, back)):
         quad = np.array([[x0, near, top], [x1, near, top], [x1, far, top], [x0, far, top]])
-        _fill(image, camera.project(quad), colour * float(rng.uniform(0.95, 1.15)))
+        fill_polygon(image, camera.project(quad), colour * float(rng.uniform(0.95, 1.15)))
     face = camera.project(np.array([[x0, y0, top], [x1, y0, top], [x1, y0, 0.0], [x0, y0, 0.0]]))
     _warp_face(image, art.image(label, back_hue), face, float(rng.uniform(0.75, 1.0)))
     return face
 
 
-def _side_colour(tile_image: np.ndarray) -> np.ndarray:
-    centre = tile_image[tile_image.shape[0] // 2 - 5 : tile_image.shape[0] // 2 + 5, 5:15, :3]
-    return np.asarray(centre.reshape(-1, 3).mean(axis=0), np.float32)
-
-
-def _fill(image: np.ndarray, points: np.ndarray, colour: np.ndarray) -> None:
-    hull = cv2.convexHull(np.round(points * 4).astype(np.int32))
-    cv2.fillConvexPoly(image, hull, np.clip(colour, 0, 255).tolist(), lineType=cv2.LINE_AA, shift=2)
-
-
 def _warp_face(image: np.ndarray, face: np.ndarray, corners: np.ndarray, light: float) -> None:
     """The art onto a standing face, shaded from the top (lit) to the foot (in its own shadow)."""
-    height, width = image.shape[:2]
-    x0, y0 = np.floor(corners.min(axis=0)).astype(int) - 1
-    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 1
-    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
-    if x1 <= x0 or y1 <= y0:
-        return
-    art_h, art_w = face.shape[:2]
-    shade = np.linspace(1.0, 0.8, art_h, dtype=np.float32)[:, None, None] * light
+    shade = np.linspace(1.0, 0.8, face.shape[0], dtype=np.float32)[:, None, None] * light
     shaded = face.astype(np.float32)
     shaded[..., :3] *= shade
-    source = np.array([[0, 0], [art_w, 0], [art_w, art_h], [0, art_h]], np.float32)
-    homography = cv2.getPerspectiveTransform(source, (corners - [x0, y0]).astype(np.float32))
-    warped = cv2.warpPerspective(shaded, homography, (x1 - x0, y1 - y0), flags=cv2.INTER_AREA)
-    alpha = warped[..., 3:4] / 255.0
-    region = image[y0:y1, x0:x1]
-    region[:] = warped[..., :3] * alpha + region * (1.0 - alpha)
+    warp_onto(image, shaded, corners)
 
 
 def _draw_sticks_and_dice(
@@ -254,7 +231,7 @@ def _draw_sticks_and_dice(
         centre = np.array([cx, cy])
         ends = [centre + s * 45 * along + t * 4 * across for s, t in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
         quad = camera.project(np.array([[p[0], p[1], 2.0] for p in ends]))
-        _fill(image, quad, np.array([235.0, 238.0, 240.0]))
+        fill_polygon(image, quad, np.array([235.0, 238.0, 240.0]))
         dot = camera.project(np.array([[cx, cy, 2.0]]))[0]
         cv2.circle(
             image, (int(dot[0]), int(dot[1])), 2, rng.choice([(40.0, 40.0, 200.0), (30.0, 30.0, 30.0)]).tolist(), -1
@@ -266,8 +243,8 @@ def _draw_sticks_and_dice(
         )
         top = camera.project(cube)
         base = camera.project(cube * np.array([1.0, 1.0, 0.0]))
-        _fill(image, np.vstack([top, base]), np.array([200.0, 205.0, 210.0]))
-        _fill(image, top, np.array([240.0, 242.0, 245.0]))
+        fill_polygon(image, np.vstack([top, base]), np.array([200.0, 205.0, 210.0]))
+        fill_polygon(image, top, np.array([240.0, 242.0, 245.0]))
         centre = top.mean(axis=0)
         cv2.circle(image, (int(centre[0]), int(centre[1])), 2, (40.0, 40.0, 190.0), -1)
 
@@ -298,12 +275,3 @@ def _covered(mask: np.ndarray, corners: np.ndarray) -> float:
     cv2.fillConvexPoly(face, np.round(corners).astype(np.int32), 1)
     area = int(face.sum())
     return float((mask[face > 0] > 0.5).sum()) / area if area else 1.0
-
-
-def _inside(corners: np.ndarray, size: tuple[int, int]) -> bool:
-    width, height = size
-    return bool(
-        np.all(corners >= _EDGE_MARGIN_PX)
-        and np.all(corners[:, 0] <= width - _EDGE_MARGIN_PX)
-        and np.all(corners[:, 1] <= height - _EDGE_MARGIN_PX)
-    )
