@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
-from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp import web
 
 from table_app.hall.book import HallBook
 from table_app.view.model import TableView
@@ -28,6 +28,7 @@ from table_app.web.console_gate import ConsoleGate, json_error
 from table_app.web.push import PushHub
 from table_app.web.server import MAX_BODY, STATIC, api_errors
 from table_app.web.server import _security_headers as security_headers
+from table_app.web.socket_clients import SocketClients
 
 logger = logging.getLogger(__name__)
 
@@ -65,8 +66,7 @@ class HallPush:
     def __init__(self, book: HallBook, hall: str) -> None:
         self._book = book
         self._hall = hall
-        self._clients: set[asyncio.Queue[str]] = set()
-        self._sockets: set[web.WebSocketResponse] = set()
+        self._clients = SocketClients(CLIENT_BACKLOG)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._dirty: set[str] = set()
         self._finished = -1
@@ -85,8 +85,7 @@ class HallPush:
             self._unsubscribe()
 
     async def close_all(self, _app: web.Application) -> None:
-        for socket in tuple(self._sockets):
-            await socket.close(code=WSCloseCode.GOING_AWAY, message=b"server shutdown")
+        await self._clients.close_all()
 
     def _changed(self, table: str) -> None:  # the subscriber's thread
         loop = self._loop
@@ -109,7 +108,7 @@ class HallPush:
         if finished != self._finished:
             self._finished = finished
             messages.append(json.dumps({"type": "standings", "standings": standings_body(self._book)}))
-        for queue in self._clients:
+        for queue in self._clients.queues():
             for message in messages:
                 if queue.full():  # too far behind for deltas: the whole hall instead
                     while not queue.empty():
@@ -119,33 +118,7 @@ class HallPush:
                 queue.put_nowait(message)
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
-        socket = web.WebSocketResponse(heartbeat=20.0)
-        await socket.prepare(request)
-        queue: asyncio.Queue[str] = asyncio.Queue(maxsize=CLIENT_BACKLOG)
-        queue.put_nowait(self.snapshot())
-        self._clients.add(queue)
-        self._sockets.add(socket)
-        sender = asyncio.create_task(_send_loop(socket, queue))
-        try:
-            async for message in socket:
-                if message.type is WSMsgType.ERROR:
-                    break
-        finally:
-            self._clients.discard(queue)
-            self._sockets.discard(socket)
-            sender.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await sender
-        return socket
-
-
-async def _send_loop(socket: web.WebSocketResponse, queue: asyncio.Queue[str]) -> None:
-    while not socket.closed:
-        message = await queue.get()
-        try:
-            await socket.send_str(message)
-        except ConnectionError:
-            return
+        return await self._clients.serve(request, self.snapshot)
 
 
 def standings_body(book: HallBook) -> dict[str, Any]:

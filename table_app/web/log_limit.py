@@ -20,7 +20,7 @@ from dataclasses import dataclass
 FLOODABLE = (
     "table_app.web.server",
     "table_app.web.connection_guard",
-    "table_app.web.push",
+    "table_app.web.socket_clients",  # a page connecting or going, for the table and the hall alike
     "aiohttp.access",
     "aiohttp.server",
     "aiohttp.web",

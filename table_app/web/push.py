@@ -9,14 +9,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import logging
 
-from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp import web
 
 from table_app.view.model import TableView
 from table_app.view.ports import Unsubscribe, ViewFeed
-
-logger = logging.getLogger(__name__)
+from table_app.web.socket_clients import SocketClients
 
 #: Views a slow client may fall behind by before the oldest are dropped (only the latest matters).
 CLIENT_BACKLOG = 32
@@ -29,8 +27,7 @@ def view_message(view: TableView) -> str:
 class PushHub:
     def __init__(self, feed: ViewFeed) -> None:
         self._feed = feed
-        self._clients: set[asyncio.Queue[str]] = set()
-        self._sockets: set[web.WebSocketResponse] = set()
+        self._clients = SocketClients(CLIENT_BACKLOG)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._unsubscribe: Unsubscribe | None = None
 
@@ -47,9 +44,7 @@ class PushHub:
             self._unsubscribe()
 
     async def close_all(self, _app: web.Application) -> None:
-        """On shutdown: open sockets would otherwise hold the server up until they time out."""
-        for socket in tuple(self._sockets):
-            await socket.close(code=WSCloseCode.GOING_AWAY, message=b"server shutdown")
+        await self._clients.close_all()
 
     def _on_view(self, view: TableView) -> None:
         loop = self._loop
@@ -58,41 +53,12 @@ class PushHub:
                 loop.call_soon_threadsafe(self._broadcast, view_message(view))
 
     def _broadcast(self, message: str) -> None:
-        for queue in self._clients:
+        for queue in self._clients.queues():
             if queue.full():
                 queue.get_nowait()
             queue.put_nowait(message)
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
-        socket = web.WebSocketResponse(heartbeat=20.0)
-        await socket.prepare(request)
-        queue: asyncio.Queue[str] = asyncio.Queue(maxsize=CLIENT_BACKLOG)
         # The current view goes first; a newer one may overtake it, so pages drop views whose
         # sequence is not newer than the last one they drew.
-        queue.put_nowait(view_message(self._feed.current()))
-        self._clients.add(queue)
-        self._sockets.add(socket)
-        sender = asyncio.create_task(self._send_loop(socket, queue))
-        logger.info("websocket client connected (%d now)", len(self._clients))
-        try:
-            async for message in socket:
-                # Pages only listen; console actions go through the authenticated HTTP API.
-                if message.type is WSMsgType.ERROR:
-                    break
-        finally:
-            self._clients.discard(queue)
-            self._sockets.discard(socket)
-            sender.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await sender
-            logger.info("websocket client gone (%d left)", len(self._clients))
-        return socket
-
-    @staticmethod
-    async def _send_loop(socket: web.WebSocketResponse, queue: asyncio.Queue[str]) -> None:
-        while not socket.closed:
-            message = await queue.get()
-            try:
-                await socket.send_str(message)
-            except ConnectionError:
-                return
+        return await self._clients.serve(request, lambda: view_message(self._feed.current()))
