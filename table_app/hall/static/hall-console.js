@@ -1,9 +1,6 @@
-// The hall console: choose the feature table of the broadcast overlay. The session cookie from
-// the login form authorises it and the session's CSRF token goes with each request, as on the
-// referee console.
+// The hall console: choose the feature table of the broadcast overlay. Its session and CSRF
+// token are console-session.js's, as on the referee console.
 "use strict";
-
-let csrf = "";
 
 async function choose(table) {
   const response = await fetch("/api/console/feature", {
@@ -34,17 +31,9 @@ async function refresh() {
 }
 
 async function start() {
-  const session = await fetch("/api/console/session", { credentials: "same-origin" });
-  if (!session.ok) {
-    document.getElementById("login").hidden = false;
+  if (!(await openConsoleSession())) {
     return;
   }
-  csrf = (await session.json()).csrf || "";
-  document.getElementById("desk").hidden = false;
-  document.getElementById("logout").onclick = async () => {
-    await fetch("/api/console/logout", { method: "POST", headers: { "X-Jantaku-CSRF": csrf }, credentials: "same-origin" });
-    location.reload();
-  };
   await refresh();
   setInterval(refresh, 5000);
 }

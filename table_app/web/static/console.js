@@ -1,9 +1,5 @@
-// The referee console: the session cookie from the login form authorises every action, and
-// the session's CSRF token (from /api/console/session) goes with each one: another site can
-// make the browser send the cookie, but cannot read or send the token.
+// The referee console; its session and CSRF token are console-session.js's.
 "use strict";
-
-let csrf = "";
 
 function say(text, ok) {
   const reply = document.getElementById("reply");
@@ -69,21 +65,9 @@ function draw(view) {
 }
 
 async function start() {
-  const session = await fetch("/api/console/session", { credentials: "same-origin" });
-  if (!session.ok) {
-    document.getElementById("login").hidden = false;
+  if (!(await openConsoleSession())) {
     return;
   }
-  csrf = (await session.json()).csrf || "";
-  document.getElementById("desk").hidden = false;
-  document.getElementById("logout").onclick = async () => {
-    await fetch("/api/console/logout", {
-      method: "POST",
-      headers: { "X-Jantaku-CSRF": csrf },
-      credentials: "same-origin",
-    });
-    location.reload();
-  };
   document.getElementById("confirm").onclick = () => act("confirm");
   document.getElementById("undo").onclick = () => act("undo");
   document.getElementById("correct").onsubmit = (event) => {
