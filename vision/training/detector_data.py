@@ -11,6 +11,7 @@ whose bump is largest there winning. Their losses are weighted by that bump.
 from __future__ import annotations
 
 import logging
+import multiprocessing
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -51,22 +52,37 @@ def detector_training_art(seed: int) -> ArtStyle | Palette:
 
 
 def render_frames(
-    seeds: range, style: ArtStyle | None = None, px_per_mm: tuple[float, float] = TRAIN_PX_PER_MM
+    seeds: range, style: ArtStyle | None = None, px_per_mm: tuple[float, float] = TRAIN_PX_PER_MM, jobs: int = 1
 ) -> FrameSet:
-    """One frame per seed, in ``style`` (default: :func:`detector_training_art`)."""
-    inputs, targets, truths, sideways = [], [], [], []
-    for index, seed in enumerate(seeds):
-        art = style or detector_training_art(seed)
-        table = render_table(seed, with_art(RenderOptions(FRAME_SIZE, px_per_mm=px_per_mm), art))
-        ready = net_input(table.image)
-        corners = tuple(t.corners * ready.scale for t in table.truths)
-        inputs.append(ready.pixels)
-        targets.append(target_maps(ready.pixels.shape[:2], table.truths, ready.scale))
-        truths.append(corners)
-        sideways.append(tuple(t.sideways for t in table.truths))
-        if index % 50 == 49:
-            log.info("rendered %d/%d frames", index + 1, len(seeds))
-    return FrameSet(np.stack(inputs), np.stack(targets), tuple(truths), tuple(sideways))
+    """One frame per seed, in ``style`` (default: :func:`detector_training_art`), drawn by
+    ``jobs`` processes (the frames are the same whatever the count)."""
+    work = [(seed, style, px_per_mm) for seed in seeds]
+    if jobs > 1:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            frames = pool.starmap(_render_frame, work, chunksize=1)
+    else:
+        frames = []
+        for index, item in enumerate(work):
+            frames.append(_render_frame(*item))
+            if index % 50 == 49:
+                log.info("rendered %d/%d frames", index + 1, len(seeds))
+    return FrameSet(
+        np.stack([f[0] for f in frames]),
+        np.stack([f[1] for f in frames]),
+        tuple(f[2] for f in frames),
+        tuple(f[3] for f in frames),
+    )
+
+
+def _render_frame(
+    seed: int, style: ArtStyle | None, px_per_mm: tuple[float, float]
+) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, ...], tuple[bool, ...]]:
+    art = style or detector_training_art(seed)
+    table = render_table(seed, with_art(RenderOptions(FRAME_SIZE, px_per_mm=px_per_mm), art))
+    ready = net_input(table.image)
+    corners = tuple(t.corners * ready.scale for t in table.truths)
+    targets = target_maps(ready.pixels.shape[:2], table.truths, ready.scale)
+    return ready.pixels, targets, corners, tuple(t.sideways for t in table.truths)
 
 
 class FaceTruth(Protocol):
@@ -122,9 +138,10 @@ def target_maps(input_shape: tuple[int, int], truths: Sequence[FaceTruth], scale
 _DATA_VERSION = "v3"  # in cached file names: the art mix changed in v2 and v3; older frames are not reused
 
 
-def cached_frames(seeds: range, cache: str | None) -> tuple[np.ndarray, np.ndarray]:
-    """Inputs and targets of the training seeds, rendered in chunks of 20 and, with ``cache``,
-    kept there as ``.npz`` files named by their seeds (a rerun or a second process reuses them)."""
+def cached_frames(seeds: range, cache: str | None, jobs: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """Inputs and targets of the training seeds, rendered in chunks of 20 (by ``jobs``
+    processes) and, with ``cache``, kept there as ``.npz`` files named by their seeds (a
+    rerun or a second process reuses them)."""
     from pathlib import Path  # noqa: PLC0415 - only the cache needs it
 
     inputs, targets = [], []
@@ -136,7 +153,7 @@ def cached_frames(seeds: range, cache: str | None) -> tuple[np.ndarray, np.ndarr
             inputs.append(stored["inputs"])
             targets.append(stored["targets"])
             continue
-        frames = render_frames(chunk)
+        frames = render_frames(chunk, jobs=jobs)
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
             np.savez(path.with_suffix(".tmp.npz"), inputs=frames.inputs, targets=frames.targets)

@@ -3,7 +3,8 @@
 Encoder to stride 8 (dilated convolutions there widen the view to a few tiles, which is what
 tells a sideways tile in a row and where a dark row's seams must be), then back up to
 stride 2 with skip connections, and a 1×1 head with the channels of
-:data:`vision.find.centres.CHANNELS`. About 0.1 M parameters.
+:data:`vision.find.centres.CHANNELS`. About 0.1 M parameters at ``width`` 1; ``width``
+scales every layer's channels (the cost of a frame grows about as its square).
 """
 
 from __future__ import annotations
@@ -34,16 +35,17 @@ def _separable(channels: int) -> nn.Sequential:
 
 
 class TileCentreNet(nn.Module):
-    def __init__(self) -> None:
+    def __init__(self, width: float = 1.0) -> None:
         super().__init__()
-        self.stem = _conv(3, 16, stride=2)  # stride 2
-        self.down4 = nn.Sequential(_conv(16, 32, stride=2), _conv(32, 32))  # stride 4
-        self.down8 = nn.Sequential(_conv(32, 48, stride=2), _conv(48, 48, dilation=2), _conv(48, 48, dilation=4))
-        self.lateral8 = nn.Conv2d(48, 32, 1)
-        self.up4 = _separable(32)
-        self.lateral4 = nn.Conv2d(32, 16, 1)
-        self.up2 = nn.Sequential(_separable(16), _separable(16))
-        self.head = nn.Conv2d(16, len(CHANNELS), 1)
+        c1, c2, c3 = (max(8, round(channels * width / 8) * 8) for channels in (16, 32, 48))
+        self.stem = _conv(3, c1, stride=2)  # stride 2
+        self.down4 = nn.Sequential(_conv(c1, c2, stride=2), _conv(c2, c2))  # stride 4
+        self.down8 = nn.Sequential(_conv(c2, c3, stride=2), _conv(c3, c3, dilation=2), _conv(c3, c3, dilation=4))
+        self.lateral8 = nn.Conv2d(c3, c2, 1)
+        self.up4 = _separable(c2)
+        self.lateral4 = nn.Conv2d(c2, c1, 1)
+        self.up2 = nn.Sequential(_separable(c1), _separable(c1))
+        self.head = nn.Conv2d(c1, len(CHANNELS), 1)
         bias = self.head.bias
         assert bias is not None
         with torch.no_grad():  # start the heat map at a low prior, as CenterNet does

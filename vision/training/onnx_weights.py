@@ -31,9 +31,9 @@ def classifier_from_onnx(path: Path) -> TileNet:
     return model
 
 
-def detector_from_onnx(path: Path) -> TileCentreNet:
-    """A :class:`TileCentreNet` holding the weights of the detector at ``path``."""
-    model = TileCentreNet()
+def detector_from_onnx(path: Path, width: float = 1.0) -> TileCentreNet:
+    """A :class:`TileCentreNet` of ``width`` holding the weights of the detector at ``path``."""
+    model = TileCentreNet(width)
     load_folded_weights(model, path)
     return model
 

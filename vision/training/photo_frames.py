@@ -178,15 +178,18 @@ def _box(values: list[float]) -> tuple[float, float, float, float]:
     return x0, y0, x1, y1
 
 
-def cached_photo_frames(labels_path: Path, seed: int, cache: str | None) -> PhotoFrames:
-    """:func:`build_photo_frames`, kept in ``cache`` (named by the source and seed) when given."""
+def cached_photo_frames(
+    labels_path: Path, seed: int, cache: str | None, crops: int = 2, augmented_crops: int = 1
+) -> PhotoFrames:
+    """:func:`build_photo_frames`, kept in ``cache`` (named by the source, seed and crops) when given."""
     if cache is None:
-        return build_photo_frames(labels_path, seed)
-    path = Path(cache) / f"photos-{_DATA_VERSION}-{labels_path.parent.name}-{seed}.npz"
+        return build_photo_frames(labels_path, seed, crops, augmented_crops)
+    counts = "" if (crops, augmented_crops) == (2, 1) else f"-{crops}x{augmented_crops}"
+    path = Path(cache) / f"photos-{_DATA_VERSION}-{labels_path.parent.name}-{seed}{counts}.npz"
     if path.is_file():
         stored = np.load(path)
         return PhotoFrames(stored["inputs"], stored["targets"])
-    frames = build_photo_frames(labels_path, seed)
+    frames = build_photo_frames(labels_path, seed, crops, augmented_crops)
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savez(path.with_suffix(".tmp.npz"), inputs=frames.inputs, targets=frames.targets)
     path.with_suffix(".tmp.npz").rename(path)

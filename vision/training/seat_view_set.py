@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import multiprocessing
 from pathlib import Path
 
 import cv2
@@ -28,26 +29,24 @@ log = logging.getLogger(__name__)
 FIRST_SEED = 5_000_000  # apart from every other recipe's seeds
 
 
-def write_set(out: Path, scenes: int, first_seed: int = FIRST_SEED, *, negatives: bool = False) -> dict[str, int]:
-    """Render ``scenes`` scenes into ``out/images`` and write ``out/labels.json``; the counts.
-    With ``negatives`` the scenes are drawn without their tiles and listed as ``negatives``."""
+def write_set(
+    out: Path, scenes: int, first_seed: int = FIRST_SEED, *, negatives: bool = False, jobs: int = 1
+) -> dict[str, int]:
+    """Render ``scenes`` scenes into ``out/images`` (by ``jobs`` processes; the same scenes
+    whatever the count) and write ``out/labels.json``; the counts. With ``negatives`` the
+    scenes are drawn without their tiles and listed as ``negatives``."""
     (out / "images").mkdir(parents=True, exist_ok=True)
-    images: dict[str, list[dict[str, object]]] = {}
-    for index in range(scenes):
-        seed = first_seed + index
-        scene = render_seat_view(seed, style=detector_training_art(seed), tiles=not negatives)
-        name = f"images/seat-view-{seed}.jpg"
-        if not cv2.imwrite(str(out / name), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92]):
-            raise OSError(f"{out / name}: could not be written")
-        images[name] = [
-            {
-                "box": [round(float(v), 1) for v in (*truth.corners.min(axis=0), *truth.corners.max(axis=0))],
-                "tile": str(truth.tile),
-            }
-            for truth in scene.truths
-        ]
-        if index % 100 == 99:
-            log.info("seat views: %d/%d", index + 1, scenes)
+    work = [(out, first_seed + index, negatives) for index in range(scenes)]
+    if jobs > 1:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            written = pool.starmap(_write_scene, work, chunksize=4)
+    else:
+        written = []
+        for index, item in enumerate(work):
+            written.append(_write_scene(*item))
+            if index % 100 == 99:
+                log.info("seat views: %d/%d", index + 1, scenes)
+    images = dict(written)
     document = {
         "format": "jantaku-labels",
         "version": 1,
@@ -63,15 +62,31 @@ def write_set(out: Path, scenes: int, first_seed: int = FIRST_SEED, *, negatives
     return {"images": len(images), "boxes": sum(len(t) for t in images.values())}
 
 
+def _write_scene(out: Path, seed: int, negatives: bool) -> tuple[str, list[dict[str, object]]]:
+    scene = render_seat_view(seed, style=detector_training_art(seed), tiles=not negatives)
+    name = f"images/seat-view-{seed}.jpg"
+    if not cv2.imwrite(str(out / name), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92]):
+        raise OSError(f"{out / name}: could not be written")
+    boxes: list[dict[str, object]] = [
+        {
+            "box": [round(float(v), 1) for v in (*truth.corners.min(axis=0), *truth.corners.max(axis=0))],
+            "tile": str(truth.tile),
+        }
+        for truth in scene.truths
+    ]
+    return name, boxes
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, required=True, help="folder for images/ and labels.json")
     parser.add_argument("--scenes", type=int, default=600)
     parser.add_argument("--first-seed", type=int, default=FIRST_SEED)
     parser.add_argument("--negatives", action="store_true", help="the scenes without their tiles: hard negatives")
+    parser.add_argument("--jobs", type=int, default=1, help="processes drawing scenes")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    print(json.dumps(write_set(args.out, args.scenes, args.first_seed, negatives=args.negatives)))
+    print(json.dumps(write_set(args.out, args.scenes, args.first_seed, negatives=args.negatives, jobs=args.jobs)))
 
 
 if __name__ == "__main__":

@@ -14,8 +14,11 @@ range. ``--cache`` keeps the rendered frames (the slow part) for a rerun.
 from __future__ import annotations
 
 import argparse
+import copy
 import logging
+import multiprocessing
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
@@ -65,6 +68,11 @@ class Recipe:
     photo_share: float = 0.5  # the share of each batch cut from real photographs (with --photos)
     threads: int = 1
     init: str = ""  # an ONNX detector to start from (fine-tuning; batch norm statistics stay fixed)
+    photo_crops: int = 2  # frames cut from each original photograph (augmented copies: augmented_crops)
+    augmented_crops: int = 1
+    width: float = 1.0  # the network's channel multiplier (TileCentreNet)
+    workers: int = 0  # processes cutting windows (0: in the training loop; another count, other windows)
+    device: str = "cpu"  # where the network trains ("cuda" on a GPU machine); windows are cut on the CPU
 
 
 def main() -> None:
@@ -78,32 +86,93 @@ def main() -> None:
         "detector",
         "labels.json of a real-photo source built by vision.training.real_photos (its train split; repeatable)",
     )
+    parser.add_argument("--batch", type=int, default=defaults.batch, help="windows a step")
+    parser.add_argument("--photo-crops", type=int, default=defaults.photo_crops, help="frames cut from each photograph")
+    parser.add_argument(
+        "--augmented-crops", type=int, default=defaults.augmented_crops, help="frames cut from each augmented copy"
+    )
+    parser.add_argument(
+        "--photo-share", type=float, default=defaults.photo_share, help="share of each batch cut from photographs"
+    )
+    parser.add_argument("--width", type=float, default=defaults.width, help="the network's channel multiplier")
+    parser.add_argument("--workers", type=int, default=defaults.workers, help="processes cutting windows")
+    parser.add_argument("--device", default=defaults.device, help="torch device to train on (cpu, cuda)")
+    parser.add_argument("--jobs", type=int, default=1, help="processes drawing the training frames")
+    parser.add_argument(
+        "--prepare", action="store_true", help="only draw and cut the training frames into --cache, then stop"
+    )
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=0.0,
+        help="instead of --steps: as many steps as fit in this many seconds, measured on this machine first "
+        "(the steps chosen are logged and written in the recipe, so --steps reruns it)",
+    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    recipe = recipe_from(args, defaults)
-    run(recipe, args.out, args.cache, args.photos)
+    recipe = recipe_from(
+        args,
+        defaults,
+        batch=args.batch,
+        photo_share=args.photo_share,
+        photo_crops=args.photo_crops,
+        augmented_crops=args.augmented_crops,
+        width=args.width,
+        workers=args.workers,
+        device=args.device,
+    )
+    if args.prepare:
+        if not args.cache:
+            parser.error("--prepare keeps the frames in --cache: name one")
+        training_frames(recipe, args.cache, args.photos, jobs=args.jobs)
+        return
+    run(recipe, args.out, args.cache, args.photos, jobs=args.jobs, seconds=args.seconds)
 
 
-def run(recipe: Recipe, out: str, cache: str | None = None, photo_sources: list[Path] | None = None) -> None:
+def training_frames(
+    recipe: Recipe, cache: str | None, photo_sources: list[Path] | None, *, jobs: int = 1
+) -> tuple[np.ndarray, np.ndarray, PhotoFrames | None]:
+    """The rendered frames' inputs and targets, and the photo frames of every source (one
+    process a source with ``jobs`` > 1), each kept in ``cache`` when given."""
+    inputs, targets = cached_frames(range(recipe.train_tables), cache, jobs)
+    if not photo_sources:
+        return inputs, targets, None
+    work = [(path, recipe.seed, cache, recipe.photo_crops, recipe.augmented_crops) for path in photo_sources]
+    if jobs > 1:
+        with multiprocessing.get_context("fork").Pool(min(jobs, len(work))) as pool:
+            sets = pool.starmap(cached_photo_frames, work)
+    else:
+        sets = [cached_photo_frames(*item) for item in work]
+    photos = PhotoFrames(np.concatenate([p.inputs for p in sets]), np.concatenate([p.targets for p in sets]))
+    log.info("photo frames %d from %s", len(photos.inputs), ", ".join(str(p) for p in photo_sources))
+    return inputs, targets, photos
+
+
+def run(
+    recipe: Recipe,
+    out: str,
+    cache: str | None = None,
+    photo_sources: list[Path] | None = None,
+    *,
+    jobs: int = 1,
+    seconds: float = 0.0,
+) -> None:
     # The development machine is shared; a fixed thread count keeps the weights reproducible.
     torch.set_num_threads(recipe.threads)
     torch.manual_seed(recipe.seed)
     code = code_version()  # at the start: the tree may change while the recipe runs
     started = time.monotonic()
-    inputs, targets = cached_frames(range(recipe.train_tables), cache)
-    photos = None
-    if photo_sources:
-        sets = [cached_photo_frames(path, recipe.seed, cache) for path in photo_sources]
-        photos = PhotoFrames(np.concatenate([p.inputs for p in sets]), np.concatenate([p.targets for p in sets]))
-        log.info("photo frames %d from %s", len(photos.inputs), ", ".join(str(p) for p in photo_sources))
-    validation = render_frames(VALIDATION_SEEDS, px_per_mm=(1.3, 2.6))
-    held_out = render_frames(HELD_OUT_SEEDS, ArtStyle.BLACK, px_per_mm=(1.3, 2.6))
+    inputs, targets, photos = training_frames(recipe, cache, photo_sources, jobs=jobs)
+    validation = render_frames(VALIDATION_SEEDS, px_per_mm=(1.3, 2.6), jobs=jobs)
+    held_out = render_frames(HELD_OUT_SEEDS, ArtStyle.BLACK, px_per_mm=(1.3, 2.6), jobs=jobs)
     rendered = time.monotonic() - started
     log.info("training frames %d, held-out frames %d, rendering %.0f s", len(inputs), len(held_out.inputs), rendered)
-    model = detector_from_onnx(Path(recipe.init)) if recipe.init else TileCentreNet()
+    model = detector_from_onnx(Path(recipe.init), recipe.width) if recipe.init else TileCentreNet(recipe.width)
+    if seconds > 0:
+        recipe = replace(recipe, steps=steps_for(seconds, model, inputs, targets, recipe, photos=photos))
     fit(model, inputs, targets, recipe, photos)
     trained = time.monotonic() - started - rendered
-    model.eval()
+    model.cpu().eval()
     # The threshold is chosen on the training styles (best F1), never on the held-out style.
     scores = [evaluate(model, validation, threshold) for threshold in THRESHOLDS]
     best = max(scores, key=lambda s: 2 * s["recall"] * s["precision"] / max(s["recall"] + s["precision"], 1e-9))
@@ -180,12 +249,12 @@ def loss_of(output: torch.Tensor, target: torch.Tensor) -> tuple[torch.Tensor, t
     known = ~torch.isnan(target)
     target = torch.nan_to_num(target)
     regression = (output[:, 1:7] - target[:, 1:7]).abs() * known[:, 1:7]
-    regression = regression * torch.tensor([1.0, 1.0, 2.0, 2.0, 1.0, 1.0]).view(1, 6, 1, 1)
+    regression = regression * torch.tensor([1.0, 1.0, 2.0, 2.0, 1.0, 1.0], device=output.device).view(1, 6, 1, 1)
     # Few tiles lie sideways (riichi discards, called tiles): their cells weigh more, or the
     # head learns to say "upright" everywhere.
     sideways = (
         nn.functional.binary_cross_entropy_with_logits(
-            output[:, 7], target[:, 7], reduction="none", pos_weight=torch.tensor(SIDEWAYS_WEIGHT)
+            output[:, 7], target[:, 7], reduction="none", pos_weight=torch.tensor(SIDEWAYS_WEIGHT, device=output.device)
         )
         * known[:, 7]
     )
@@ -193,28 +262,60 @@ def loss_of(output: torch.Tensor, target: torch.Tensor) -> tuple[torch.Tensor, t
     return heat_loss, other
 
 
+class WindowStream(torch.utils.data.IterableDataset[tuple[torch.Tensor, torch.Tensor]]):
+    """Batches of training windows without end: rendered windows, then (with photos) a
+    ``recipe.photo_share`` of photo windows. In the training loop (``recipe.workers`` 0) the
+    windows are drawn from ``recipe.seed`` as they always were; each worker process draws
+    from its own stream (the seed and its number)."""
+
+    def __init__(
+        self, inputs: np.ndarray, targets: np.ndarray, recipe: Recipe, photos: PhotoFrames | None = None
+    ) -> None:
+        super().__init__()
+        self.inputs, self.targets, self.photos = inputs, targets, photos
+        self.sideways = sideways_cells_of(targets)
+        photo_batch = round(recipe.batch * recipe.photo_share) if photos is not None else 0
+        self.rendered_recipe = replace(recipe, batch=recipe.batch - photo_batch)
+        self.photo_recipe = replace(recipe, batch=photo_batch, sideways_windows=0.0)
+        self.seed = recipe.seed
+
+    def __iter__(self) -> Iterator[tuple[torch.Tensor, torch.Tensor]]:
+        worker = torch.utils.data.get_worker_info()
+        rng = np.random.default_rng(self.seed if worker is None else [self.seed, worker.id])
+        while True:
+            x, target = windows(self.inputs, self.targets, self.rendered_recipe, rng, self.sideways)
+            if self.photos is not None and self.photo_recipe.batch:
+                x_photo, target_photo = windows(self.photos.inputs, self.photos.targets, self.photo_recipe, rng)
+                x, target = torch.cat([x, x_photo]), torch.cat([target, target_photo])
+            yield x, target
+
+
+def _batches(stream: WindowStream, recipe: Recipe) -> Iterator[tuple[torch.Tensor, torch.Tensor]]:
+    if recipe.workers == 0:
+        return iter(stream)
+    loader = torch.utils.data.DataLoader(
+        stream, batch_size=None, num_workers=recipe.workers, pin_memory=recipe.device != "cpu", prefetch_factor=4
+    )
+    return iter(loader)
+
+
 def fit(
     model: nn.Module, inputs: np.ndarray, targets: np.ndarray, recipe: Recipe, photos: PhotoFrames | None = None
 ) -> None:
     """Train on windows of the rendered frames and, with ``photos``, a ``recipe.photo_share``
     of each batch from the photographs' frames."""
-    rng = np.random.default_rng(recipe.seed)
+    device = torch.device(recipe.device)
+    model.to(device)
     optimiser = torch.optim.AdamW(model.parameters(), lr=recipe.learning_rate, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=recipe.learning_rate, total_steps=recipe.steps)
     model.train()
     if recipe.init:
         freeze_batch_norm(model)
     started = time.monotonic()
-    sideways = sideways_cells_of(targets)
-    photo_batch = round(recipe.batch * recipe.photo_share) if photos is not None else 0
-    rendered_recipe = replace(recipe, batch=recipe.batch - photo_batch)
-    photo_recipe = replace(recipe, batch=photo_batch, sideways_windows=0.0)
+    batches = _batches(WindowStream(inputs, targets, recipe, photos), recipe)
     for step in progress(range(recipe.steps), "train"):  # a bar on a terminal; the log lines stay
-        x, target = windows(inputs, targets, rendered_recipe, rng, sideways)
-        if photos is not None and photo_batch:
-            x_photo, target_photo = windows(photos.inputs, photos.targets, photo_recipe, rng)
-            x, target = torch.cat([x, x_photo]), torch.cat([target, target_photo])
-        heat_loss, other = loss_of(model(x), target)
+        x, target = next(batches)
+        heat_loss, other = loss_of(model(x.to(device, non_blocking=True)), target.to(device, non_blocking=True))
         loss = heat_loss + other
         optimiser.zero_grad()
         loss.backward()  # type: ignore[no-untyped-call,unused-ignore]  # typed only where torch is installed
@@ -229,6 +330,41 @@ def fit(
                 other.item(),
                 time.monotonic() - started,
             )
+
+
+def steps_for(
+    seconds: float,
+    model: nn.Module,
+    inputs: np.ndarray,
+    targets: np.ndarray,
+    recipe: Recipe,
+    *,
+    photos: PhotoFrames | None = None,
+    probe_steps: int = 60,
+) -> int:
+    """How many of ``recipe``'s steps fit in ``seconds`` here: a copy of ``model`` trains
+    ``probe_steps`` steps on the same batches, the last two thirds timed."""
+    probe = copy.deepcopy(model).to(recipe.device)
+    optimiser = torch.optim.AdamW(probe.parameters(), lr=recipe.learning_rate / 25)
+    batches = _batches(WindowStream(inputs, targets, recipe, photos), recipe)
+    timed_from = probe_steps // 3
+    started = time.monotonic()
+    for step in range(probe_steps):
+        if step == timed_from:
+            if recipe.device.startswith("cuda"):
+                torch.cuda.synchronize()
+            started = time.monotonic()
+        x, target = next(batches)
+        heat_loss, other = loss_of(probe(x.to(recipe.device)), target.to(recipe.device))
+        optimiser.zero_grad()
+        (heat_loss + other).backward()  # type: ignore[no-untyped-call,unused-ignore]
+        optimiser.step()
+    if recipe.device.startswith("cuda"):
+        torch.cuda.synchronize()
+    per_step = (time.monotonic() - started) / (probe_steps - timed_from)
+    steps = max(100, int(seconds / per_step) // 100 * 100)
+    log.info("%.1f ms a step here: %d steps fit in %.0f s", per_step * 1000, steps, seconds)
+    return steps
 
 
 def evaluate(model: nn.Module, frames: FrameSet, threshold: float) -> dict[str, Any]:
