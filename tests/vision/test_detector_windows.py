@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from vision.find.centres import STRIDE
 from vision.training.detector_data import render_frames, sideways_cells_of, window_around
@@ -31,3 +32,45 @@ def test_a_window_around_a_sideways_cell_holds_it_and_lies_on_the_grid_inside_th
         inside = [y <= r * STRIDE < y + size and x <= c * STRIDE < x + size for r, c in cells[0]]
         assert any(inside)
     assert window_around(cells, 1, shape, size, rng=rng, fallback=(8, 16)) == (8, 16)
+
+
+def test_frames_drawn_by_several_processes_are_the_frames_drawn_by_one():
+    one = render_frames(range(5, 7))
+    two = render_frames(range(5, 7), jobs=2)
+    assert np.array_equal(one.inputs, two.inputs)
+    assert np.array_equal(one.targets, two.targets)
+    assert one.sideways == two.sideways
+    for faces, again in zip(one.truths, two.truths, strict=True):
+        assert all(np.array_equal(a, b) for a, b in zip(faces, again, strict=True))
+
+
+def test_the_window_stream_in_the_loop_draws_the_recipes_windows_from_its_seed():
+    torch = pytest.importorskip("torch")
+    from vision.training.train_detector import Recipe, WindowStream, windows
+
+    frames = render_frames(range(3, 4))
+    recipe = Recipe(batch=4)
+    stream = iter(WindowStream(frames.inputs, frames.targets, recipe))
+    rng = np.random.default_rng(recipe.seed)
+    sideways = sideways_cells_of(frames.targets)
+    for _ in range(2):
+        x, target = next(stream)
+        expected_x, expected_target = windows(frames.inputs, frames.targets, recipe, rng, sideways)
+        assert torch.equal(x, expected_x)
+        assert torch.equal(target, expected_target)
+
+
+def test_a_wider_detector_has_more_channels_and_the_same_outputs():
+    torch = pytest.importorskip("torch")
+    from vision.find.centres import CHANNELS
+    from vision.training.detector_model import TileCentreNet
+
+    def parameters(model):
+        return sum(p.numel() for p in model.parameters())
+
+    narrow, wide = TileCentreNet(), TileCentreNet(1.5)
+    assert narrow.stem[0].out_channels == 16
+    assert wide.stem[0].out_channels == 24
+    assert parameters(wide) > 1.8 * parameters(narrow)
+    with torch.no_grad():
+        assert wide(torch.zeros(1, 3, 64, 96)).shape == (1, len(CHANNELS), 32, 48)

@@ -107,3 +107,12 @@ def test_a_negative_with_tiles_is_refused(tmp_path):
     (tmp_path / "labels.json").write_text(json.dumps(document))
     with pytest.raises(ValueError, match="listed as a negative but has tiles"):
         build_photo_frames(tmp_path / "labels.json", seed=1)
+
+
+def test_a_set_drawn_by_several_processes_is_the_set_drawn_by_one(tmp_path):
+    write_set(tmp_path / "one", 3, first_seed=70)
+    write_set(tmp_path / "two", 3, first_seed=70, jobs=2)
+    one, two = ((tmp_path / f / "labels.json").read_text(encoding="utf-8") for f in ("one", "two"))
+    assert one == two
+    for name in json.loads(one)["images"]:
+        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
