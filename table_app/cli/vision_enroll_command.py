@@ -81,7 +81,8 @@ def run_enroll(args: argparse.Namespace) -> int:
         enroll_tiles,
         measure,
     )
-    from vision.enrollment.enrollment_file import save_enrollment  # noqa: PLC0415
+    from vision.enrollment.enrollment_file import faces_path, save_enrollment  # noqa: PLC0415
+    from vision.enrollment.face_images import save_face_images  # noqa: PLC0415
     from vision.enrollment.sheet import GRID_LABELS  # noqa: PLC0415
 
     blend = DEFAULT_BLEND if args.blend is None else args.blend
@@ -109,9 +110,13 @@ def run_enroll(args: argparse.Namespace) -> int:
         for label in GRID_LABELS
         if label is not None and label not in enrolled and args.layout == "sheet"
     ]
+    # The faces as cut, kept beside the enrollment: the renderer can draw tables in this set.
+    faces = faces_path(args.out)
+    save_face_images(faces, image, tiles)
     details = {
         "source": str(args.source),
         "layout": args.layout,
+        "faces": faces.name,
         "labels": [label_name(label) + ("-red" if label in (34, 35, 36) else "") for label in enrollment.labels],
         "copies": copies,
         "accuracy": {
@@ -138,6 +143,7 @@ def run_enroll(args: argparse.Namespace) -> int:
         }
     save_enrollment(args.out, enrollment.head, classifier.sha256, details)
     print(f"{args.out}: {len(tiles)} tiles enrolled" + (f"; empty cells: {', '.join(empty)}" if empty else ""))
+    print(f"  faces kept in {faces}/ (jantaku vision render --faces {args.out} draws tables in this set)")
     print(
         f"  label accuracy on the sheet's crops       before {enrollment.plain.before:.3f}  after "
         f"{enrollment.plain.after:.3f}  ({enrollment.plain.crops} crops)"

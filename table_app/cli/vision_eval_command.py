@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from table_app.progress import Progress, progress
 
 EVAL_EXAMPLES = """examples:
   jantaku vision render --out held-out --tables 5 --style black
+  jantaku vision render --out my-set --faces table.enrollment.json --strokes 1.5
   jantaku vision eval --labels held-out/labels.json
   jantaku vision eval --labels my-photos.json --images photos/ --json --iou 0.3
 
@@ -52,6 +54,20 @@ def register(actions: Any) -> None:
     render.add_argument("--size", type=_size, default=(1920, 1080), metavar="WxH", help="image size (1920x1080)")
     render.add_argument(
         "--grid", action="store_true", help="draw the enrollment sheet with one tile per cell instead (grid-SEED.jpg)"
+    )
+    render.add_argument(
+        "--faces",
+        type=Path,
+        metavar="PATH",
+        help="draw the tables in a tile set's own faces: an enrollment file (vision enroll) or a folder of face "
+        "images, 1m.png .. 7z.png (instead of --style)",
+    )
+    render.add_argument(
+        "--strokes",
+        type=float,
+        default=0.0,
+        metavar="PX",
+        help="draw every symbol's strokes PX art pixels thicker on each side (negative: thinner; -3 to 3)",
     )
 
 
@@ -96,12 +112,26 @@ def run_render(args: argparse.Namespace) -> int:
         raise ValueError(f"--style {args.style!r} is not one of {', '.join(styles)}")
     if not 1 <= args.tables <= 1000:
         raise ValueError(f"--tables must be 1-1000, got {args.tables}")
+    if not -3.0 <= args.strokes <= 3.0:
+        raise ValueError(f"--strokes must be -3 to 3 art pixels, got {args.strokes}")
     if args.grid:
+        if args.faces is not None or args.strokes:
+            raise ValueError("--grid draws the sheet in --style only: leave out --faces and --strokes")
         return _render_grids(args)
-    options = RenderOptions(size=args.size, style=ArtStyle(args.style))
+    options = RenderOptions(size=args.size, style=ArtStyle(args.style), strokes=args.strokes)
+    described = f"style {args.style}"
+    if args.faces is not None:
+        from vision.render.enrolled_faces import enrolled_art, enrolled_faces  # noqa: PLC0415
+
+        faces = enrolled_faces(args.faces)
+        enrolled_art(faces)  # a folder that lacks a face is refused before anything is drawn
+        options = replace(options, faces=faces)
+        described = f"faces of {faces.folder}"
+    if args.strokes:
+        described += f", strokes {args.strokes:+g} px"
     seeds = range(args.first_seed, args.first_seed + args.tables)
     labels = write_rendered_set(args.out, progress(seeds, "render"), options)
-    print(f"{labels}: {args.tables} tables, style {args.style}, {args.size[0]}×{args.size[1]}")
+    print(f"{labels}: {args.tables} tables, {described}, {args.size[0]}×{args.size[1]}")
     return 0
 
 

@@ -1,5 +1,6 @@
 """A table's enrollment on disk: ``NAME.json`` (what it is, which model it belongs to, the
-figures measured when it was made) and ``NAME.npz`` beside it (the head's arrays).
+figures measured when it was made), ``NAME.npz`` beside it (the head's arrays) and, where the
+enrollment kept them, ``NAME.faces/`` (the tiles' faces, :mod:`vision.enrollment.face_images`).
 
 The head reads one model's features: loading it for a model with another sha256 is refused.
 """
@@ -25,6 +26,28 @@ class EnrollmentError(ValueError):
 
 def arrays_path(path: Path) -> Path:
     return path.with_suffix(".npz")
+
+
+def faces_path(path: Path) -> Path:
+    """Where an enrollment file's faces are kept: ``NAME.faces`` beside ``NAME.json``."""
+    return path.with_suffix(".faces")
+
+
+def enrolled_faces_folder(path: Path) -> Path:
+    """The face folder an enrollment file names (its ``faces`` entry, beside it); refused in
+    one line for a file that is no enrollment or kept no faces."""
+    if not path.is_file():
+        raise EnrollmentError(f"enrollment file {path} does not exist")
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise EnrollmentError(f"enrollment file {path}: not valid JSON: {error}") from error
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise EnrollmentError(f"enrollment file {path}: not a {FORMAT} file")
+    faces = document.get("faces")
+    if not isinstance(faces, str) or not faces:
+        raise EnrollmentError(f"enrollment file {path} kept no faces: enroll the tile set again to keep them")
+    return path.parent / faces
 
 
 def save_enrollment(path: Path, head: EnrolledHead, model_sha256: str, details: dict[str, Any]) -> None:

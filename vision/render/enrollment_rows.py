@@ -10,19 +10,19 @@ from vision.render.camera import overhead_camera
 from vision.render.drawing import draw_shadows, draw_tile, felt_image
 from vision.render.effects import camera_effects
 from vision.render.enrollment_grid import RenderedGrid
+from vision.render.face_style import Art, tile_art_of
 from vision.render.placement import TILE_HEIGHT_MM, TILE_WIDTH_MM, PlacedTile
 from vision.render.renderer import TileTruth
-from vision.render.tile_art import BACK_HUES, ArtStyle, load_tile_art
-from vision.render.tile_palette import Palette, palette_art
+from vision.render.tile_art import BACK_HUES
 
 
 def render_row_layout(
-    style: ArtStyle | Palette, seed: int, size: tuple[int, int] = (1600, 1200), *, red_fives: bool = True
+    style: Art, seed: int, size: tuple[int, int] = (1600, 1200), *, red_fives: bool = True
 ) -> RenderedGrid:
     """The rows on felt, photographed from above by hand: a little turned and tipped, each
     tile placed a few millimetres and degrees off."""
     rng = np.random.default_rng(seed)
-    art = palette_art(style) if isinstance(style, Palette) else load_tile_art(style)
+    art = tile_art_of(style)
     rows = ROW_LABELS if red_fives else ROW_LABELS[:4]
     pitch_x, pitch_y = TILE_WIDTH_MM + rng.uniform(5, 12), TILE_HEIGHT_MM + rng.uniform(10, 25)
     camera = overhead_camera(

@@ -19,10 +19,12 @@ from vision.geometry import angle_of_corners
 from vision.render.camera import Camera, random_camera
 from vision.render.drawing import draw_shadows, draw_tile, felt_image
 from vision.render.effects import camera_effects
+from vision.render.enrolled_faces import EnrolledFaces
+from vision.render.face_style import Art, tile_art_of
 from vision.render.layout import TableLayout, random_layout
 from vision.render.placement import place_tiles
-from vision.render.tile_art import BACK_HUES, ArtStyle, load_tile_art
-from vision.render.tile_palette import Palette, palette_art
+from vision.render.tile_art import BACK_HUES, ArtStyle
+from vision.render.tile_palette import Palette
 
 log = logging.getLogger(__name__)
 
@@ -48,13 +50,25 @@ class RenderOptions:
     camera: Camera | None = None  # a fixed camera; None draws one at random from the seed
     occluder: Occluder | None = None
     palette: Palette | None = None  # the regular art recoloured (training); ``style`` is then unused
+    faces: EnrolledFaces | None = None  # a tile set's own faces; ``style`` and ``palette`` are then unused
+    strokes: float = 0.0  # art pixels added to each side of every ink stroke (negative: taken off)
+
+    @property
+    def art(self) -> Art:
+        """What the faces are drawn from: the enrolled faces, else the palette, else the style."""
+        if self.faces is not None:
+            return self.faces
+        return self.palette if self.palette is not None else self.style
 
 
-def with_art(options: RenderOptions, art: ArtStyle | Palette) -> RenderOptions:
-    """``options`` drawing ``art``: an art style, or the regular art in a palette."""
+def with_art(options: RenderOptions, art: Art, strokes: float = 0.0) -> RenderOptions:
+    """``options`` drawing ``art`` (an art style, the regular art in a palette, or enrolled
+    faces) with its strokes ``strokes`` art pixels thicker (negative: thinner)."""
+    if isinstance(art, EnrolledFaces):
+        return replace(options, style=ArtStyle.REGULAR, palette=None, faces=art, strokes=strokes)
     if isinstance(art, Palette):
-        return replace(options, style=ArtStyle.REGULAR, palette=art)
-    return replace(options, style=art, palette=None)
+        return replace(options, style=ArtStyle.REGULAR, palette=art, faces=None, strokes=strokes)
+    return replace(options, style=art, palette=None, faces=None, strokes=strokes)
 
 
 @dataclass(frozen=True, eq=False)
@@ -94,7 +108,7 @@ def render_table(
 ) -> RenderedTable:
     rng = np.random.default_rng(seed)
     table = layout if layout is not None else random_layout(rng)
-    art = palette_art(options.palette) if options.palette is not None else load_tile_art(options.style)
+    art = tile_art_of(options.art, options.strokes)
     camera = random_camera(rng, options.size, options.px_per_mm)
     if options.camera is not None:
         # Drawn all the same, so that a fixed camera leaves the rest of the seed's table as it was.
@@ -103,6 +117,8 @@ def render_table(
     # Tables pair felt and backs that contrast: no blue backs on blue felt.
     back_hue = int(rng.choice([hue for hue in BACK_HUES if abs(hue - felt_hue) > 25]))
     placed = place_tiles(table, rng)
+    if not art.red_fives:  # a set without red fives shows its plain five there
+        placed = tuple(replace(tile, label=art.drawn_label(tile.label)) for tile in placed)
     image = felt_image(options.size, felt_hue, rng)
     draw_shadows(image, placed, camera, rng)
     felt = image.copy()

@@ -15,7 +15,7 @@ top face, corners in face order. Tiles seen from their back and the clutter have
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 import cv2
@@ -25,10 +25,10 @@ from vision.classify.labels import BACK_LABEL
 from vision.render.camera import Camera
 from vision.render.drawing import body_colour, draw_tile, fill_polygon, warp_onto
 from vision.render.effects import camera_effects
+from vision.render.face_style import Art, tile_art_of
 from vision.render.placement import TILE_HEIGHT_MM, TILE_THICKNESS_MM, TILE_WIDTH_MM, PlacedTile
 from vision.render.renderer import TileTruth, wholly_inside
-from vision.render.tile_art import BACK_HUES, ArtStyle, TileArt, load_tile_art
-from vision.render.tile_palette import Palette, palette_art
+from vision.render.tile_art import BACK_HUES, ArtStyle, TileArt
 
 _FACE_LABELS: Final = 37  # labels 0..36 are faces (34 kinds and three red fives); 37 is the back
 _BODY_SHARE: Final = 0.55  # the ivory part of a tile's thickness; the rest is the back's colour
@@ -64,13 +64,19 @@ def look_at_camera(
 
 
 def render_seat_view(
-    seed: int, size: tuple[int, int] = (960, 720), style: ArtStyle | Palette = ArtStyle.REGULAR, *, tiles: bool = True
+    seed: int,
+    size: tuple[int, int] = (960, 720),
+    style: Art = ArtStyle.REGULAR,
+    *,
+    tiles: bool = True,
+    strokes: float = 0.0,
 ) -> SeatScene:
-    """One scene, deterministic from ``seed``. ``tiles=False`` draws the same scene without a
-    tile in it (the felt, sticks, dice, hand and room alone): a hard negative, where a detector
-    should find nothing."""
+    """One scene, deterministic from ``seed``, its faces drawn from ``style`` with their strokes
+    ``strokes`` art pixels thicker (negative: thinner). ``tiles=False`` draws the same scene
+    without a tile in it (the felt, sticks, dice, hand and room alone): a hard negative, where
+    a detector should find nothing."""
     rng = np.random.default_rng(seed)
-    art = palette_art(style) if isinstance(style, Palette) else load_tile_art(style)
+    art = tile_art_of(style, strokes)
     back_hue = int(rng.choice(BACK_HUES))
     count = int(rng.integers(5, 15))
     gap = float(rng.uniform(0.0, 1.5))
@@ -91,9 +97,12 @@ def render_seat_view(
     image = _surface(size, camera, rng)
     truths: list[TileTruth] = []
     near = min(max(-220.0, float(eye[1]) + 90.0), -70.0)  # the nearest the felt's things come to the camera (mm)
-    loose = _loose_tiles(rng, row_left, row_width, near)
+    loose = [replace(tile, label=art.drawn_label(tile.label)) for tile in _loose_tiles(rng, row_left, row_width, near)]
     standing = [
-        (int(rng.integers(0, _FACE_LABELS)), row_left + i * (TILE_WIDTH_MM + gap) + float(rng.normal(0, 0.4)))
+        (
+            art.drawn_label(int(rng.integers(0, _FACE_LABELS))),
+            row_left + i * (TILE_WIDTH_MM + gap) + float(rng.normal(0, 0.4)),
+        )
         for i in range(count)
     ]
     # Farthest first, the painter's order: the row, then what lies on the felt in front of it.

@@ -26,7 +26,7 @@ from typing import Final
 import cv2
 import numpy as np
 
-from vision.classify.labels import BACK_LABEL, LABEL_COUNT, art_name
+from vision.classify.labels import BACK_LABEL, LABEL_COUNT, art_name, is_red_label, kind_of_label
 
 log = logging.getLogger(__name__)
 
@@ -44,15 +44,26 @@ class ArtStyle(StrEnum):
 
 @dataclass(frozen=True, eq=False)
 class TileArt:
-    """BGRA uint8 images of every label at :data:`ART_SIZE`; the back is the plain regular back."""
+    """BGRA uint8 images of every label at :data:`ART_SIZE`; the back is the plain regular back.
+    ``style`` is ``None`` for art that is none of the vendored styles (a tile set's enrolled
+    faces); ``red_fives`` is false for a set without them, whose red-five images are its
+    plain fives (:meth:`drawn_label`)."""
 
-    style: ArtStyle
+    style: ArtStyle | None
     images: tuple[np.ndarray, ...]
+    red_fives: bool = True
 
     def image(self, label: int, back_hue: int = 0) -> np.ndarray:
         if label == BACK_LABEL:
             return _tinted(self.images[BACK_LABEL], back_hue)
         return self.images[label]
+
+    def drawn_label(self, label: int) -> int:
+        """The label a tile of ``label`` shows in this art: itself, or in a set without red
+        fives, the plain five (what the ground truth must then say)."""
+        if not self.red_fives and is_red_label(label):
+            return kind_of_label(label)
+        return label
 
 
 #: The art shipped with the package (``Export/Regular``, ``Export/Black``).

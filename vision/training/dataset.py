@@ -20,6 +20,7 @@ from vision.geometry import angle_difference, angle_of_corners
 from vision.render.renderer import RenderOptions, TileTruth, render_table, with_art
 from vision.render.tile_art import ArtStyle
 from vision.render.tile_palette import Palette, palette_of_table
+from vision.training.face_mix import NO_FACE_STYLES, FaceMix
 from vision.training.outliers import noise_crops, outlier_crops
 
 log = logging.getLogger(__name__)
@@ -71,6 +72,7 @@ def render_crops(
     finder_crops: bool = False,
     outliers: bool = False,
     options: RenderOptions = TRAIN_RENDER,
+    mix: FaceMix = NO_FACE_STYLES,
 ) -> CropSet:
     """Crops from one table per seed; backs thinned out (walls are full of them), red fives
     cut several times with different jitter (a set has only three). ``art_of_seed``: each
@@ -83,7 +85,7 @@ def render_crops(
     for seed in seeds:
         rng = np.random.default_rng(seed + 1_000_003)
         art = art_of_seed(seed) if art_of_seed is not None else ArtStyle.REGULAR
-        table = render_table(seed, with_art(options, art))
+        table = render_table(seed, with_art(options, mix.art(seed, art), mix.strokes(seed)))
         for truth in table.truths:
             if truth.label == BACK_LABEL and rng.random() > back_keep:
                 continue

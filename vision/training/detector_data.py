@@ -22,6 +22,7 @@ from vision.find.centres import STRIDE, net_input
 from vision.render.renderer import RenderOptions, render_table, with_art
 from vision.render.tile_art import ArtStyle
 from vision.render.tile_palette import Palette, palette_of_table
+from vision.training.face_mix import NO_FACE_STYLES, FaceMix
 
 log = logging.getLogger(__name__)
 
@@ -52,11 +53,16 @@ def detector_training_art(seed: int) -> ArtStyle | Palette:
 
 
 def render_frames(
-    seeds: range, style: ArtStyle | None = None, px_per_mm: tuple[float, float] = TRAIN_PX_PER_MM, jobs: int = 1
+    seeds: range,
+    style: ArtStyle | None = None,
+    px_per_mm: tuple[float, float] = TRAIN_PX_PER_MM,
+    jobs: int = 1,
+    mix: FaceMix = NO_FACE_STYLES,
 ) -> FrameSet:
-    """One frame per seed, in ``style`` (default: :func:`detector_training_art`), drawn by
-    ``jobs`` processes (the frames are the same whatever the count)."""
-    work = [(seed, style, px_per_mm) for seed in seeds]
+    """One frame per seed, in ``style`` (default: :func:`detector_training_art` with the face
+    styles of ``mix``, by default none), drawn by ``jobs`` processes (the frames are the same
+    whatever the count)."""
+    work = [(seed, style, px_per_mm, mix) for seed in seeds]
     if jobs > 1:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
             frames = pool.starmap(_render_frame, work, chunksize=1)
@@ -75,10 +81,11 @@ def render_frames(
 
 
 def _render_frame(
-    seed: int, style: ArtStyle | None, px_per_mm: tuple[float, float]
+    seed: int, style: ArtStyle | None, px_per_mm: tuple[float, float], mix: FaceMix
 ) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, ...], tuple[bool, ...]]:
-    art = style or detector_training_art(seed)
-    table = render_table(seed, with_art(RenderOptions(FRAME_SIZE, px_per_mm=px_per_mm), art))
+    art = style or mix.art(seed, detector_training_art(seed))
+    strokes = 0.0 if style else mix.strokes(seed)
+    table = render_table(seed, with_art(RenderOptions(FRAME_SIZE, px_per_mm=px_per_mm), art, strokes))
     ready = net_input(table.image)
     corners = tuple(t.corners * ready.scale for t in table.truths)
     targets = target_maps(ready.pixels.shape[:2], table.truths, ready.scale)
@@ -138,22 +145,25 @@ def target_maps(input_shape: tuple[int, int], truths: Sequence[FaceTruth], scale
 _DATA_VERSION = "v3"  # in cached file names: the art mix changed in v2 and v3; older frames are not reused
 
 
-def cached_frames(seeds: range, cache: str | None, jobs: int = 1) -> tuple[np.ndarray, np.ndarray]:
+def cached_frames(
+    seeds: range, cache: str | None, jobs: int = 1, mix: FaceMix = NO_FACE_STYLES
+) -> tuple[np.ndarray, np.ndarray]:
     """Inputs and targets of the training seeds, rendered in chunks of 20 (by ``jobs``
-    processes) and, with ``cache``, kept there as ``.npz`` files named by their seeds (a
-    rerun or a second process reuses them)."""
+    processes) with the face styles of ``mix`` and, with ``cache``, kept there as ``.npz``
+    files named by their seeds and face styles (a rerun or a second process reuses them)."""
     from pathlib import Path  # noqa: PLC0415 - only the cache needs it
 
     inputs, targets = [], []
     for first in range(seeds.start, seeds.stop, 20):
         chunk = range(first, min(first + 20, seeds.stop))
-        path = Path(cache) / f"frames-{_DATA_VERSION}-{chunk.start}-{chunk.stop}.npz" if cache else None
+        name = f"frames-{_DATA_VERSION}-{chunk.start}-{chunk.stop}{mix.cache_tag()}.npz"
+        path = Path(cache) / name if cache else None
         if path is not None and path.is_file():
             stored = np.load(path)
             inputs.append(stored["inputs"])
             targets.append(stored["targets"])
             continue
-        frames = render_frames(chunk, jobs=jobs)
+        frames = render_frames(chunk, jobs=jobs, mix=mix)
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
             np.savez(path.with_suffix(".tmp.npz"), inputs=frames.inputs, targets=frames.targets)

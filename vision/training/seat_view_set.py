@@ -8,7 +8,9 @@ source gives), with their tile. ``--negatives`` draws the same scenes without th
 (felt, wood, sticks, dice, a hand, shelves of lettered spines) and lists them as
 ``negatives``: the detector learns to find nothing there, at every scale. The art follows the detector's mix
 (:func:`vision.training.detector_data.detector_training_art`): the ``black`` style, kept for
-evaluation, is never drawn.
+evaluation, is never drawn. ``--stroke-share X`` draws that share of the scenes with thicker or
+thinner strokes, ``--faces DIR`` a share in a tile set's own faces (:mod:`vision.training.face_mix`);
+both are recorded in the label file's ``face_styles``.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import cv2
 
 from vision.render.seat_view import render_seat_view
 from vision.training.detector_data import detector_training_art
+from vision.training.face_mix import NO_FACE_STYLES, FaceMix, face_mix_of
 
 log = logging.getLogger(__name__)
 
@@ -30,13 +33,20 @@ FIRST_SEED = 5_000_000  # apart from every other recipe's seeds
 
 
 def write_set(
-    out: Path, scenes: int, first_seed: int = FIRST_SEED, *, negatives: bool = False, jobs: int = 1
+    out: Path,
+    scenes: int,
+    first_seed: int = FIRST_SEED,
+    *,
+    negatives: bool = False,
+    jobs: int = 1,
+    mix: FaceMix = NO_FACE_STYLES,
 ) -> dict[str, int]:
     """Render ``scenes`` scenes into ``out/images`` (by ``jobs`` processes; the same scenes
     whatever the count) and write ``out/labels.json``; the counts. With ``negatives`` the
-    scenes are drawn without their tiles and listed as ``negatives``."""
+    scenes are drawn without their tiles and listed as ``negatives``; ``mix`` adds face styles
+    (thicker and thinner strokes, enrolled faces) to the art."""
     (out / "images").mkdir(parents=True, exist_ok=True)
-    work = [(out, first_seed + index, negatives) for index in range(scenes)]
+    work = [(out, first_seed + index, negatives, mix) for index in range(scenes)]
     if jobs > 1:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
             written = pool.starmap(_write_scene, work, chunksize=4)
@@ -51,6 +61,7 @@ def write_set(
         "format": "jantaku-labels",
         "version": 1,
         "source": f"vision.render.seat_view seeds {first_seed}-{first_seed + scenes - 1}",
+        "face_styles": mix.record(),
         "images": images,
         "ignore": {},
         "groups": {name: name for name in images},
@@ -62,8 +73,9 @@ def write_set(
     return {"images": len(images), "boxes": sum(len(t) for t in images.values())}
 
 
-def _write_scene(out: Path, seed: int, negatives: bool) -> tuple[str, list[dict[str, object]]]:
-    scene = render_seat_view(seed, style=detector_training_art(seed), tiles=not negatives)
+def _write_scene(out: Path, seed: int, negatives: bool, mix: FaceMix) -> tuple[str, list[dict[str, object]]]:
+    art = mix.art(seed, detector_training_art(seed))
+    scene = render_seat_view(seed, style=art, tiles=not negatives, strokes=mix.strokes(seed))
     name = f"images/seat-view-{seed}.jpg"
     if not cv2.imwrite(str(out / name), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92]):
         raise OSError(f"{out / name}: could not be written")
@@ -84,9 +96,16 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=FIRST_SEED)
     parser.add_argument("--negatives", action="store_true", help="the scenes without their tiles: hard negatives")
     parser.add_argument("--jobs", type=int, default=1, help="processes drawing scenes")
+    parser.add_argument(
+        "--stroke-share", type=float, default=0.0, metavar="X", help="share of scenes with thicker or thinner strokes"
+    )
+    parser.add_argument("--faces", default="", metavar="DIR", help="a tile set's own faces (folder or enrollment file)")
+    parser.add_argument("--faces-share", type=float, default=0.25, metavar="X", help="share of scenes in --faces")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    print(json.dumps(write_set(args.out, args.scenes, args.first_seed, negatives=args.negatives, jobs=args.jobs)))
+    mix = face_mix_of(args.stroke_share, args.faces, args.faces_share)
+    counts = write_set(args.out, args.scenes, args.first_seed, negatives=args.negatives, jobs=args.jobs, mix=mix)
+    print(json.dumps(counts))
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ from vision.render.tile_art import ArtStyle
 from vision.training.batches import to_tensor
 from vision.training.dataset import CropSet, render_crops, training_art
 from vision.training.export import code_version, export_model
+from vision.training.face_mix import face_mix_of
 from vision.training.metrics import evaluate, outliers_read_as_sure
 from vision.training.model import MEAN, STD, TileNet
 from vision.training.onnx_weights import classifier_from_onnx, freeze_batch_norm
@@ -51,6 +52,9 @@ class Recipe:
     photos_per_batch: int = 32  # crops of real photographs in each batch (with --photos)
     threads: int = 1
     init: str = ""  # an ONNX classifier to start from (fine-tuning; batch norm statistics stay fixed)
+    stroke_share: float = 0.0  # the share of tables drawn with thicker or thinner strokes (vision.training.face_mix)
+    faces: str = ""  # a tile set's enrolled faces (a folder or an enrollment file), drawn on faces_share of tables
+    faces_share: float = 0.25
 
 
 def main() -> None:
@@ -79,7 +83,8 @@ def run(recipe: Recipe, out: str, photo_sources: list[Path] | None = None) -> No
     torch.manual_seed(recipe.seed)
     code = code_version()  # at the start: the tree may change while the recipe runs
     started = time.monotonic()
-    train = render_crops(range(recipe.train_tables), training_art, finder_crops=True, outliers=True)
+    mix = face_mix_of(recipe.stroke_share, recipe.faces, recipe.faces_share)
+    train = render_crops(range(recipe.train_tables), training_art, finder_crops=True, outliers=True, mix=mix)
     held_out = render_crops(HELD_OUT_SEEDS, lambda _: ArtStyle.BLACK, back_keep=1.0, red_copies=1, outliers=True)
     photos = None
     photo_checks: dict[str, PhotoCrops] = {}
@@ -106,7 +111,7 @@ def run(recipe: Recipe, out: str, photo_sources: list[Path] | None = None) -> No
         model,
         out,
         metrics=metrics,
-        recipe=_recipe_dict(recipe),
+        recipe={**_recipe_dict(recipe), "face_styles": mix.record()},
         timings={"render_s": round(rendered), "train_s": round(trained)},
         counts={
             "train_crops": len(train.labels),

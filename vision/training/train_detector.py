@@ -43,6 +43,7 @@ from vision.training.detector_data import (
 )
 from vision.training.detector_model import TileCentreNet
 from vision.training.export import code_version, write_model_metadata
+from vision.training.face_mix import face_mix_of
 from vision.training.onnx_weights import detector_from_onnx, freeze_batch_norm
 from vision.training.photo_frames import PhotoFrames, cached_photo_frames
 from vision.training.recipe_options import add_recipe_options, recipe_from
@@ -73,6 +74,9 @@ class Recipe:
     width: float = 1.0  # the network's channel multiplier (TileCentreNet)
     workers: int = 0  # processes cutting windows (0: in the training loop; another count, other windows)
     device: str = "cpu"  # where the network trains ("cuda" on a GPU machine); windows are cut on the CPU
+    stroke_share: float = 0.0  # the share of tables drawn with thicker or thinner strokes (vision.training.face_mix)
+    faces: str = ""  # a tile set's enrolled faces (a folder or an enrollment file), drawn on faces_share of tables
+    faces_share: float = 0.25
 
 
 def main() -> None:
@@ -134,7 +138,8 @@ def training_frames(
 ) -> tuple[np.ndarray, np.ndarray, PhotoFrames | None]:
     """The rendered frames' inputs and targets, and the photo frames of every source (one
     process a source with ``jobs`` > 1), each kept in ``cache`` when given."""
-    inputs, targets = cached_frames(range(recipe.train_tables), cache, jobs)
+    mix = face_mix_of(recipe.stroke_share, recipe.faces, recipe.faces_share)
+    inputs, targets = cached_frames(range(recipe.train_tables), cache, jobs, mix)
     if not photo_sources:
         return inputs, targets, None
     work = [(path, recipe.seed, cache, recipe.photo_crops, recipe.augmented_crops) for path in photo_sources]
@@ -184,7 +189,10 @@ def run(
         out,
         metrics=metrics,
         validation=best,
-        recipe={field.name: getattr(recipe, field.name) for field in fields(recipe)},
+        recipe={
+            **{field.name: getattr(recipe, field.name) for field in fields(recipe)},
+            "face_styles": face_mix_of(recipe.stroke_share, recipe.faces, recipe.faces_share).record(),
+        },
         timings={"render_s": round(rendered), "train_s": round(trained)},
         counts={
             "train_frames": len(inputs),
