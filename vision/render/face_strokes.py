@@ -14,10 +14,12 @@ exact values.
 
 - Thicker: body pixels within the distance of the ink, and the ink's old soft edge, take the
   colour of the nearest solid ink pixel (a red five's red grows red, a circle's navy ring
-  grows navy). The face's rim is left alone: symbols do not grow onto the tile's edge.
+  grows navy), except in the middle of a narrow gap between strokes, so that a gap never
+  closes to less than :data:`MIN_GAP_PX` (a circle keeps its rings). The face's rim is left
+  alone: symbols do not grow onto the tile's edge.
 - Thinner: ink pixels within the distance of the body, and the ink's old soft edge, take the
-  colour of the nearest clear body pixel (its shading kept), except along each stroke's
-  middle line, so that a stroke never thins to less than :data:`MIN_STROKE_PX` and no symbol
+  colour of the nearest clear body pixel (its shading kept), except in the middle of a narrow
+  stroke, so that a stroke never thins to less than :data:`MIN_STROKE_PX` and no symbol
   loses a part.
 """
 
@@ -32,8 +34,10 @@ import numpy as np
 from vision.classify.labels import BACK_LABEL
 from vision.render.tile_art import TileArt
 
-#: A stroke thinned to less than this (art pixels) would break apart; the middle line keeps it.
+#: A stroke thinned to less than this (art pixels) would break apart: its middle is kept.
 MIN_STROKE_PX: Final = 1.5
+#: Likewise the gaps between strokes (a circle's rings, a character's openings) as they thicken.
+MIN_GAP_PX: Final = 1.5
 _SUPER: Final = 2  # the work is done at this many times the art's size
 _BODY_NEAR: Final = 22.0  # Lab distance from the body colour: below this, body ...
 _INK_FAR: Final = 45.0  # ... above this, solid ink; between, an edge's antialiasing
@@ -81,19 +85,23 @@ def restroked(face: np.ndarray, change_px: float) -> np.ndarray:
     reach = abs(change_px) * _SUPER
     if change_px > 0:
         # Everything within reach of the ink but its solid inside, the old soft edge included,
-        # is drawn in the ink's own colour.
-        source = ink & (inside > soft)
-        changed = inner_up & ~source & (outside <= reach)
-        source = source if source.any() else ink
+        # is drawn in the ink's own colour; the middles of narrow gaps between strokes stay.
+        solid = ink & (inside > soft)
+        changed = inner_up & ~solid & (ink | _within_reach(outside, reach, MIN_GAP_PX))
+        pure, near = solid, ink
     else:
-        # The old soft edge goes with the ink that is taken off; the middle lines stay.
+        # The old soft edge goes with the ink that is taken off; the middles of narrow strokes stay.
         opaque = cv2.resize(face[..., 3], big, interpolation=cv2.INTER_NEAREST) >= _OPAQUE
-        source = ~ink & (outside > soft) & opaque
-        changed = (~ink & ~source & opaque) | (ink & (inside <= reach) & ~_middle_lines(ink, inside))
-    if not changed.any() or not source.any():
+        clear = ~ink & (outside > soft) & opaque
+        changed = (~ink & ~clear & opaque) | (ink & _within_reach(inside, reach, MIN_STROKE_PX))
+        pure, near = clear, ~ink & opaque
+    if not changed.any() or not near.any():
         return face
+    # Each changed pixel takes the colour of the nearest pure one (solid ink, clear body) or,
+    # where there is none close by (a hairline, a thin detail inside a symbol), the nearest of
+    # the same kind at all.
     redrawn = colours.copy()
-    redrawn[changed] = colours.reshape(-1, 3)[_nearest(source)[changed]]
+    redrawn[changed] = colours.reshape(-1, 3)[_nearest(pure, near, reach + 2 * soft)[changed]]
     difference = cv2.resize(redrawn - colours, (width, height), interpolation=cv2.INTER_AREA)
     bgr = np.clip(face[..., :3].astype(np.float32) + difference, 0, 255).astype(np.uint8)
     return np.dstack([bgr, face[..., 3]])
@@ -125,7 +133,17 @@ def _distance_to(mask: np.ndarray) -> np.ndarray:
     return np.asarray(cv2.distanceTransform((~mask).astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_5))
 
 
-def _nearest(mask: np.ndarray) -> np.ndarray:
+def _nearest(pure: np.ndarray, near: np.ndarray, limit: float) -> np.ndarray:
+    """Per pixel, the flat index of the nearest pixel of ``pure`` where one is within ``limit``,
+    else of the nearest pixel of ``near``."""
+    chosen = _nearest_in(near)
+    if pure.any():
+        distance, nearest_pure = _distance_to(pure), _nearest_in(pure)
+        chosen = np.where(distance <= limit, nearest_pure, chosen)
+    return np.asarray(chosen)
+
+
+def _nearest_in(mask: np.ndarray) -> np.ndarray:
     """Per pixel, the flat index of the nearest pixel of ``mask``."""
     _, labels = cv2.distanceTransformWithLabels(
         (~mask).astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_5, labelType=cv2.DIST_LABEL_PIXEL
@@ -137,8 +155,13 @@ def _nearest(mask: np.ndarray) -> np.ndarray:
     return np.asarray(where[labels])
 
 
-def _middle_lines(ink: np.ndarray, inside: np.ndarray) -> np.ndarray:
-    """The pixels within half of :data:`MIN_STROKE_PX` of a stroke's middle line (the ridge of
-    the distance to the body), which thinning keeps."""
-    ridge = ink & (inside >= cv2.dilate(inside, np.ones((3, 3), np.uint8)) - 0.5)
-    return np.asarray(_distance_to(ridge) <= MIN_STROKE_PX / 2 * _SUPER)
+def _within_reach(depth: np.ndarray, reach: float, keep_px: float) -> np.ndarray:
+    """The pixels of a region that are ``reach`` or less from its edge (``depth``: each one's
+    distance to the edge, 0 outside), where the region is narrow leaving a middle of at least
+    ``keep_px`` art pixels: a pixel is within reach only up to the region's local half-width
+    (the deepest point near it) less half of that."""
+    keep = keep_px / 2 * _SUPER
+    radius = int(np.ceil(reach + keep))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
+    half_width = cv2.dilate(depth, disc)
+    return np.asarray(depth <= np.minimum(reach, half_width - keep))
