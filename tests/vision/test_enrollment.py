@@ -155,6 +155,9 @@ def test_the_enroll_command_writes_the_file_and_reports_before_and_after(grid, t
     assert document["model_sha256"] == json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())["sha256"]
     assert document["accuracy"]["fresh_crops"]["after"] >= document["accuracy"]["fresh_crops"]["before"]
     assert out.with_suffix(".npz").is_file()
+    faces = sorted(p.name for p in (tmp_path / "table.enrollment.faces").iterdir())
+    assert len(faces) == 38  # every cell's tile, the back included
+    assert "back.png" in faces
     assert main(["vision", "detect", str(photo), "--enrollment", str(out), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)
 

@@ -9,6 +9,7 @@ import pytest
 
 from table_app.cli import main
 from vision.enrollment.rows import ROW_LABELS, LayoutError, cut_row_layout
+from vision.render.enrolled_faces import enrolled_art, enrolled_faces
 from vision.render.enrollment_rows import render_row_layout
 from vision.render.tile_palette import palette_of_table
 
@@ -90,10 +91,17 @@ def test_enroll_from_rows_reports_a_second_photo_before_and_after(layout, tmp_pa
     assert "37 tiles enrolled" in printed
     assert "empty cells" not in printed
     assert "second photo" in printed
-    second = json.loads(out.read_text())["accuracy"]["second_photo"]
+    document = json.loads(out.read_text())
+    second = document["accuracy"]["second_photo"]
     assert second["crops"] == 37
     assert second["after"] >= second["before"]
     assert second["after"] >= 0.9
+    # The faces as cut are kept beside the enrollment: the renderer draws tables in them.
+    assert document["faces"] == "set.enrollment.faces"
+    assert len(list((tmp_path / "set.enrollment.faces").glob("*.png"))) == 37
+    assert "faces kept in" in printed
+    art = enrolled_art(enrolled_faces(out))
+    assert art.red_fives
 
 
 def test_enroll_rows_refuses_a_bare_photo_in_one_line(tmp_path, capsys):
