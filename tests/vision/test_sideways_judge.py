@@ -183,3 +183,24 @@ def test_the_judge_calls_sideways_better_than_the_detector_alone(judge):
     assert missed + false < finder_missed + finder_false  # measured: 2 + 0 against 2 + 5
     assert missed <= finder_missed
     assert false <= 1
+
+
+def test_known_row_axes_stand_for_what_the_neighbours_say(judge):
+    """A caller that knows each tile's row axis (a calibrated table's seat rows) gives it; the
+    judge then looks along that axis even at a tile with no found neighbour, which otherwise
+    keeps the finder's call."""
+    table = render_table(3_500_000, HELD_OUT)
+    found = LearntTileFinder().find(table.image).tiles
+    quads, calls = [t.corners for t in found], [t.sideways for t in found]
+    axes, has_row = row_axes(quads, calls, tile_long_of(quads))
+    assert has_row.all()
+    assert judge.judge(table.image, quads, calls, list(axes))[1] == judge.judge(table.image, quads, calls)[1]
+    width = float(np.median([np.linalg.norm(t.corners[1] - t.corners[0]) for t in table.truths]))
+    matches = match_quads([t.corners for t in table.truths], quads, width)
+    found_index = next(m.found for m in matches if table.truths[m.truth].sideways)
+    alone, wrong = [quads[found_index]], [False]
+    assert judge.judge(table.image, alone, wrong)[1] == [False]  # alone: the finder's call stands
+    row_axis = axes[found_index]
+    assert judge.judge(table.image, alone, wrong, [row_axis])[1] == [True]
+    with pytest.raises(ValueError, match="1 quads but 2 known row axes"):
+        judge.judge(table.image, alone, wrong, [row_axis, row_axis])

@@ -146,18 +146,28 @@ class OnnxSidewaysJudge:
         return np.asarray(1.0 / (1.0 + np.exp(-logits)), np.float32)
 
     def judge(
-        self, image: np.ndarray, quads: Sequence[np.ndarray], calls: Sequence[bool]
+        self,
+        image: np.ndarray,
+        quads: Sequence[np.ndarray],
+        calls: Sequence[bool],
+        known_axes: Sequence[float] | None = None,
     ) -> tuple[list[np.ndarray], list[bool]]:
         """The found tiles (portrait quads and the finder's sideways calls) with each call the
         model's, for every tile with a row around it, and its quad turned a quarter about its
         centre where its long axis did not follow that call (along its row's axis when upright,
-        across it when sideways)."""
+        across it when sideways). ``known_axes``: each tile's row axis where it is known
+        without looking (a calibrated table's seat rows), instead of what its neighbours say."""
         if len(quads) != len(calls):
             raise ValueError(f"{len(quads)} quads but {len(calls)} sideways calls: one each")
+        if known_axes is not None and len(known_axes) != len(quads):
+            raise ValueError(f"{len(quads)} quads but {len(known_axes)} known row axes: one each")
         if not quads:
             return [], []
         tile_long = tile_long_of(quads)
-        axes, has_row = row_axes(quads, calls, tile_long)
+        if known_axes is None:
+            axes, has_row = row_axes(quads, calls, tile_long)
+        else:
+            axes, has_row = np.asarray(known_axes, np.float64) % 180.0, np.ones(len(quads), bool)
         crops = np.stack([row_crop(image, q.mean(axis=0), a, tile_long) for q, a in zip(quads, axes, strict=True)])
         sideways = self.probabilities(crops) > self.sideways_above
         judged_quads, judged_calls = [], []

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar, Protocol
@@ -17,7 +18,7 @@ from vision.classify.crops import turned_half
 from vision.detect.sideways_judge import OnnxSidewaysJudge
 from vision.detect.tile_lie import QuadReader, settle_lies
 from vision.detect.tile_phase import rephase
-from vision.find.finder import FindResult, find_tiles
+from vision.find.finder import FindResult, FoundTile, find_tiles
 from vision.find.learnt import DEFAULT_DETECTOR, LearntTileFinder
 from vision.find.seams import TileSize
 from vision.geometry import angle_of_corners, bounding_box
@@ -137,7 +138,11 @@ class SidewaysJudge(Protocol):
     (:class:`vision.detect.sideways_judge.OnnxSidewaysJudge`)."""
 
     def judge(
-        self, image: np.ndarray, quads: list[np.ndarray], calls: list[bool]
+        self,
+        image: np.ndarray,
+        quads: list[np.ndarray],
+        calls: list[bool],
+        known_axes: Sequence[float] | None = None,
     ) -> tuple[list[np.ndarray], list[bool]]: ...
 
 
@@ -153,10 +158,26 @@ def detect_tiles(
     settled by ``judge`` (default: the shipped one). Each tile is read along its axis and a
     quarter turned, and kept the way it reads surer."""
     finder = finder or shipped_learnt_finder(tile_size)
+    return read_found(image, classifier, finder.find(image).tiles, judge, turn_flips_sideways=finder.sideways_sets_axis)
+
+
+def read_found(
+    image: np.ndarray,
+    classifier: QuadReader,
+    found: Sequence[FoundTile],
+    judge: SidewaysJudge | None = None,
+    *,
+    turn_flips_sideways: bool = True,
+    row_axes: Sequence[float] | None = None,
+) -> tuple[Detection, ...]:
+    """Found tiles (corners in ``image``) judged, settled and read: what :func:`detect_tiles`
+    does after finding. The live table reader finds tiles the same way and reads them here too,
+    so that a still photo and a table at play go through one path; it knows each tile's row
+    axis from the calibration (``row_axes``, degrees clockwise from the image's up of an upright
+    tile's long axis), which the judge otherwise takes from the tile's neighbours."""
     judge = judge or shipped_judge()
-    found = finder.find(image)
-    quads, calls = judge.judge(image, [t.corners for t in found.tiles], [t.sideways for t in found.tiles])
-    lies = settle_lies(image, classifier, quads, calls, turn_flips_sideways=finder.sideways_sets_axis)
+    quads, calls = judge.judge(image, [t.corners for t in found], [t.sideways for t in found], row_axes)
+    lies = settle_lies(image, classifier, quads, calls, turn_flips_sideways=turn_flips_sideways)
     lies = rephase(image, classifier, lies)
     detections = []
     for lie in lies:

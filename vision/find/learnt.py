@@ -116,7 +116,9 @@ class LearntTileFinder:
         return int(np.clip(wanted, *_LONG_SIDE_RANGE))
 
     def _find_at(self, image: np.ndarray, long_side: int) -> FindResult:
-        return _result(self._look(image, long_side, (0.0, float("inf")))[0])
+        # One look can fire twice on one tile too (two peaks a few cells apart on a face a
+        # little longer than training's): one find per tile, as the pyramid's looks are merged.
+        return _result(_one_per_tile(self._look(image, long_side, (0.0, float("inf")))[0]))
 
     def _find_on_pyramid(
         self, image: np.ndarray, first: int, initial: list[_Look], first_scaled: _Scaled
