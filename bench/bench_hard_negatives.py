@@ -18,6 +18,7 @@ from collections import Counter
 from pathlib import Path
 
 from vision.classify.classifier import OnnxTileClassifier
+from vision.classify.verifier import verifier_option
 from vision.detect.still_photo import detect_tiles, make_finder
 from vision.render.seat_view import render_seat_view
 
@@ -28,9 +29,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--scenes", type=int, default=40)
     parser.add_argument("--detector", type=Path, help="tile detector model (default: shipped)")
+    parser.add_argument("--verifier", help="tile verifier model (default: shipped; 'none': keep every find)")
     args = parser.parse_args()
     classifier = OnnxTileClassifier()
-    finder = make_finder("learnt", model=args.detector)
+    finder = make_finder("learnt", model=args.detector, verifier=verifier_option(args.verifier))
     counts, times = [], []
     read_as: Counter[str] = Counter()
     sure = 0

@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier
+from vision.classify.verifier import verifier_option
 from vision.detect.still_photo import detect_tiles, make_finder, read_image
 from vision.eval.label_eval import score_labelled_images
 from vision.eval.label_file import load_ignored, load_labels
@@ -42,6 +43,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--labels", type=Path, action="append", required=True, help="a held-out label file")
     parser.add_argument("--detector", type=Path, help="tile detector model (default: shipped)")
+    parser.add_argument("--verifier", help="tile verifier model (default: shipped; 'none': keep every find)")
     parser.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="classifier model (default: shipped)")
     parser.add_argument("--iou", type=float, default=0.3)
     parser.add_argument("--compare", action="store_true", help="also run the PyPI mahjong-detector")
@@ -49,7 +51,7 @@ def main() -> None:
     args = parser.parse_args()
 
     classifier = OnnxTileClassifier(args.model)
-    finder = make_finder("learnt", None, args.detector)
+    finder = make_finder("learnt", None, args.detector, verifier_option(args.verifier))
     ours: Callable[[np.ndarray], Sequence[Any]] = lambda image: detect_tiles(image, classifier, finder=finder)  # noqa: E731
     peers: dict[str, Callable[[np.ndarray], Sequence[Any]]] = {}
     if args.compare:

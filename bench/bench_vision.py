@@ -22,6 +22,7 @@ import numpy as np
 
 from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier
 from vision.classify.crops import crop_tile
+from vision.classify.verifier import verifier_option
 from vision.detect.sideways_judge import OnnxSidewaysJudge
 from vision.detect.still_photo import FINDERS, detect_tiles, make_finder, shipped_judge
 from vision.eval.matching import DetectionScore
@@ -45,7 +46,7 @@ def main() -> None:
     parser.add_argument("--judge", type=Path, help="sideways judge model (default: shipped)")
     args = parser.parse_args()
     classifier = OnnxTileClassifier(args.model, enrollment=args.enrollment)
-    finder = make_finder(args.finder, model=args.detector)
+    finder = make_finder(args.finder, model=args.detector, verifier=verifier_option(args.verifier))
     judge = OnnxSidewaysJudge(args.judge) if args.judge else shipped_judge()
     finder.find(np.zeros((1080, 1920, 3), np.uint8))  # warm up
     comparison = Comparison() if args.compare else None

@@ -1,7 +1,7 @@
 """The options `vision detect` and `vision eval` share: how tiles are found and read in a photo.
 
-Both commands take ``--tile-height``, ``--model``, ``--finder``, ``--detector`` and
-``--enrollment`` and build the same detector from them.
+Both commands take ``--tile-height``, ``--model``, ``--finder``, ``--detector``, ``--verifier``
+and ``--enrollment`` and build the same detector from them.
 """
 
 from __future__ import annotations
@@ -24,6 +24,11 @@ def add_detection_options(parser: argparse.ArgumentParser) -> None:
         help="how tiles are found: the learnt detector (default) or the classical seam finder",
     )
     parser.add_argument("--detector", type=Path, metavar="ONNX", help="another tile detector model (with its .json)")
+    parser.add_argument(
+        "--verifier",
+        metavar="ONNX",
+        help="another tile verifier model (with its .json), or 'none' to keep every find of the detector",
+    )
     parser.add_argument("--enrollment", type=Path, metavar="FILE", help="a tile-set enrollment (vision enroll)")
 
 
@@ -36,11 +41,12 @@ def detector_from(args: argparse.Namespace) -> Callable[[Any], Any]:
     """Image → detections, with the classifier and finder the options name (models loaded now)."""
     # Imported here so other commands start without loading OpenCV and onnxruntime.
     from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier  # noqa: PLC0415
+    from vision.classify.verifier import verifier_option  # noqa: PLC0415
     from vision.detect.still_photo import detect_tiles, make_finder  # noqa: PLC0415
     from vision.find.finder import TILE_ASPECT  # noqa: PLC0415
     from vision.find.seams import TileSize  # noqa: PLC0415
 
     classifier = OnnxTileClassifier(args.model or DEFAULT_MODEL, enrollment=args.enrollment)
     size = TileSize(args.tile_height * TILE_ASPECT, args.tile_height) if args.tile_height else None
-    finder = make_finder(args.finder, size, args.detector)
+    finder = make_finder(args.finder, size, args.detector, verifier_option(args.verifier))
     return lambda image: detect_tiles(image, classifier, finder=finder)

@@ -15,6 +15,7 @@ import numpy as np
 
 from vision.classify.classifier import TileReading
 from vision.classify.crops import turned_half
+from vision.classify.verifier import DEFAULT_VERIFIER
 from vision.detect.sideways_judge import OnnxSidewaysJudge
 from vision.detect.tile_lie import QuadReader, settle_lies
 from vision.detect.tile_phase import rephase
@@ -112,13 +113,19 @@ class ClassicTileFinder:
 FINDERS = ("learnt", "classic")
 
 
-def make_finder(name: str, tile_size: TileSize | None = None, model: Path | None = None) -> TileFinder:
+def make_finder(
+    name: str,
+    tile_size: TileSize | None = None,
+    model: Path | None = None,
+    verifier: Path | None = DEFAULT_VERIFIER,
+) -> TileFinder:
     """The finder called ``name`` (one of :data:`FINDERS`) with a known ``tile_size`` if given;
-    ``model``: another detector model for the learnt one."""
+    ``model``: another detector model for the learnt one, ``verifier`` its tile verifier (None: none)."""
     if name == "classic":
         return ClassicTileFinder(tile_size)
     if name == "learnt":
-        return LearntTileFinder(model or DEFAULT_DETECTOR, tile_height=tile_size.height if tile_size else None)
+        height = tile_size.height if tile_size else None
+        return LearntTileFinder(model or DEFAULT_DETECTOR, tile_height=height, verifier=verifier)
     raise ValueError(f"no tile finder called {name!r}: choose one of {', '.join(FINDERS)}")
 
 

@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from models import MODELS_DIR
+from vision.classify.verifier import DEFAULT_VERIFIER, OnnxTileVerifier
 from vision.find import centres
 from vision.find.centres import CHANNELS, STRIDE, decode_peaks, net_input, normalised, portrait_corners
 from vision.find.finder import FindResult, FoundTile
@@ -70,10 +71,14 @@ class LearntTileFinder:
         threads: int = 1,
         threshold: float | None = None,
         tile_height: float | None = None,
+        verifier: Path | None = DEFAULT_VERIFIER,
     ):
         """``tile_height``: a face's long edge in frame pixels, when known; it sets the scale
-        the frame is looked at (else the model's input size, with a second look for close-ups)."""
+        the frame is looked at (else the model's input size, with a second look for close-ups).
+        ``verifier``: the tile verifier model that looks again at every find and drops what is
+        no tile's face (:mod:`vision.classify.verifier`); None finds without it."""
         metadata = _load_metadata(model_path)
+        self.verifier = OnnxTileVerifier(verifier, threads=threads) if verifier is not None else None
         self.sha256 = str(metadata["sha256"])
         self.long_side = int(metadata["input"]["long_side"])
         self.threshold = float(metadata["peak_threshold"] if threshold is None else threshold)
@@ -87,7 +92,15 @@ class LearntTileFinder:
         log.debug("loaded tile detector %s", model_path)
 
     def find(self, image: np.ndarray) -> FindResult:
-        """Every tile in a BGR uint8 image that does not touch the border."""
+        """Every tile in a BGR uint8 image that does not touch the border (and that the
+        verifier, if any, takes for a tile's face)."""
+        found = self._find(image)
+        if self.verifier is None or not found.tiles:
+            return found
+        kept = self.verifier.keep(image, [tile.corners for tile in found.tiles])
+        return FindResult(tuple(t for t, keep in zip(found.tiles, kept, strict=True) if keep), found.tile_size)
+
+    def _find(self, image: np.ndarray) -> FindResult:
         _check_image(image)
         longest = max(image.shape[:2])
         if self.tile_height is not None:

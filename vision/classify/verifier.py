@@ -1,0 +1,93 @@
+"""The tile verifier: is what the detector found a tile's face at all?
+
+The detector (:mod:`vision.find.learnt`) looks at a small neighbourhood; in a photograph it
+also fires on lettered book spines, point sticks, keyboards and on boxes that straddle two
+tiles of a row. The verifier looks again at each find, with some of its surroundings (a tile
+has a rim and a body around its face, a straddling box has a seam down its middle), and
+scores it. Finds scored below the model's ``keep_above`` are dropped.
+
+The model (``models/tile-verifier.onnx``, trained by :mod:`vision.training.train_verifier`
+on the detector's own finds in labelled photographs and renders) reads a crop of the find's
+quad widened by :data:`CONTEXT` about its centre, at the classifier's crop size, and gives
+one logit.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Final
+
+import numpy as np
+
+from models import MODELS_DIR
+from vision.classify.crops import CROP_SIZE, crop_tile
+from vision.onnx_models.model_file import load_model_metadata
+from vision.onnx_models.onnx_runtime import onnxruntime
+
+log = logging.getLogger(__name__)
+
+DEFAULT_VERIFIER: Final = MODELS_DIR / "tile-verifier.onnx"
+CONTEXT: Final = 1.3  # the crop is the quad widened this much about its centre
+_CHUNK: Final = 256
+
+
+def verifier_option(value: str | None) -> Path | None:
+    """A ``--verifier`` option: the shipped model when not given, none for 'none', else the file named."""
+    if value is None:
+        return DEFAULT_VERIFIER
+    return None if value.strip().lower() == "none" else Path(value)
+
+
+class VerifierError(RuntimeError):
+    """The verifier's model file or metadata is missing, damaged or does not match this code."""
+
+
+def verifier_crop(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """The crop the verifier reads: ``corners`` (4×2, face order) widened by :data:`CONTEXT`."""
+    centre = corners.mean(axis=0)
+    return crop_tile(image, (corners - centre) * CONTEXT + centre)
+
+
+def normalised_crops(crops: np.ndarray, mean: float, std: float) -> np.ndarray:
+    """N×H×W×3 uint8 BGR → N×3×H×W float32 network input."""
+    return ((crops.astype(np.float32) / 255.0 - mean) / std).transpose(0, 3, 1, 2).copy()
+
+
+class OnnxTileVerifier:
+    """Scores found quads 0..1 (a tile's face or not); safe to share between calls."""
+
+    def __init__(self, model_path: Path = DEFAULT_VERIFIER, *, threads: int = 1, keep_above: float | None = None):
+        metadata = load_model_metadata(model_path, "tile verifier", VerifierError)
+        crop = metadata.get("input", {})
+        if (crop.get("width"), crop.get("height")) != CROP_SIZE or crop.get("context") != CONTEXT:
+            raise VerifierError(
+                f"{model_path} reads {crop.get('width')}×{crop.get('height')} crops widened "
+                f"{crop.get('context')}; this code cuts {CROP_SIZE[0]}×{CROP_SIZE[1]} widened {CONTEXT}"
+            )
+        self.mean, self.std = float(crop["mean"]), float(crop["std"])
+        self.keep_above = float(metadata["keep_above"] if keep_above is None else keep_above)
+        self.sha256 = str(metadata["sha256"])
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        self._session = onnxruntime.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
+        self._input_name = self._session.get_inputs()[0].name
+        log.debug("loaded tile verifier %s (keeps above %.2f)", model_path, self.keep_above)
+
+    def scores(self, image: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
+        """Each quad's probability of being a tile's face."""
+        if not quads:
+            return np.zeros(0, np.float32)
+        crops = normalised_crops(np.stack([verifier_crop(image, q) for q in quads]), self.mean, self.std)
+        logits = np.concatenate(
+            [
+                self._session.run(None, {self._input_name: crops[start : start + _CHUNK]})[0].reshape(-1)
+                for start in range(0, len(crops), _CHUNK)
+            ]
+        )
+        return np.asarray(1.0 / (1.0 + np.exp(-logits)), np.float32)
+
+    def keep(self, image: np.ndarray, quads: list[np.ndarray]) -> list[bool]:
+        """Which quads are kept: scored above ``keep_above``."""
+        return [bool(s > self.keep_above) for s in self.scores(image, quads)]
