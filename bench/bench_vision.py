@@ -43,6 +43,9 @@ def main() -> None:
     parser.add_argument("--compare", action="store_true", help="also run the PyPI mahjong-detector, side by side")
     parser.add_argument("--finder", choices=FINDERS, default="learnt", help="how tiles are found (learnt)")
     parser.add_argument("--detector", type=Path, help="tile detector model for --finder learnt (default: shipped)")
+    parser.add_argument(
+        "--verifier", help="tile verifier for --finder learnt (default: shipped; 'none': keep every find)"
+    )
     parser.add_argument("--judge", type=Path, help="sideways judge model (default: shipped)")
     args = parser.parse_args()
     classifier = OnnxTileClassifier(args.model, enrollment=args.enrollment)

@@ -107,10 +107,12 @@ def _os_error(error: OSError) -> str:
 
 def _is_bad_input(error: Exception) -> bool:
     """Every bad-input error in the domain is a ValueError subclass naming its token; a journal
-    that cannot be read is one too. (The journal is imported only now: it is not light.)"""
+    that cannot be read is one too, and so is a model file named that is missing or damaged.
+    (Imported only now: neither is light.)"""
     from table_app.journal.errors import JournalError  # noqa: PLC0415
+    from vision.onnx_models.model_file import ModelFileError  # noqa: PLC0415
 
-    return isinstance(error, ValueError | JournalError)
+    return isinstance(error, ValueError | JournalError | ModelFileError)
 
 
 if __name__ == "__main__":

@@ -97,3 +97,10 @@ def test_draw_into_a_missing_folder_exits_2_naming_it(photo, tmp_path, capsys):
     path, _ = photo
     assert main(["vision", "detect", str(path), "--draw", str(tmp_path / "nowhere" / "x.png")]) == 2
     assert "nowhere" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("option", ["--detector", "--model", "--verifier"])
+def test_a_missing_model_file_exits_2_naming_it(photo, tmp_path, capsys, option):
+    path, _ = photo
+    assert main(["vision", "detect", str(path), option, str(tmp_path / "absent.onnx")]) == 2
+    assert "absent.onnx" in capsys.readouterr().err

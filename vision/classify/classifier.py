@@ -22,7 +22,7 @@ from vision.classify.crops import CROP_SIZE, crop_tile
 from vision.classify.labels import BACK_LABEL, LABEL_COUNT, is_red_label, label_name, tile_of_label
 from vision.enrollment.enrollment_file import load_enrollment
 from vision.enrollment.head import EnrolledHead
-from vision.onnx_models.model_file import load_model_metadata
+from vision.onnx_models.model_file import ModelFileError, load_model_metadata
 from vision.onnx_models.onnx_runtime import onnxruntime
 
 log = logging.getLogger(__name__)
@@ -34,7 +34,7 @@ FEATURES_OUTPUT = "features"  # the pooled features the last layer reads (vision
 _CHUNK = 128  # crops per onnxruntime run
 
 
-class ModelError(RuntimeError):
+class ModelError(ModelFileError):
     """The model file or its metadata is missing, damaged or does not match this code."""
 
 

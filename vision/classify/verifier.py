@@ -22,7 +22,7 @@ import numpy as np
 
 from models import MODELS_DIR
 from vision.classify.crops import CROP_SIZE, crop_tile
-from vision.onnx_models.model_file import load_model_metadata
+from vision.onnx_models.model_file import ModelFileError, load_model_metadata
 from vision.onnx_models.onnx_runtime import onnxruntime
 
 log = logging.getLogger(__name__)
@@ -39,7 +39,7 @@ def verifier_option(value: str | None) -> Path | None:
     return None if value.strip().lower() == "none" else Path(value)
 
 
-class VerifierError(RuntimeError):
+class VerifierError(ModelFileError):
     """The verifier's model file or metadata is missing, damaged or does not match this code."""
 
 

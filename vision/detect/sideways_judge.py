@@ -24,7 +24,7 @@ import numpy as np
 
 from models import MODELS_DIR
 from vision.classify.crops import quarter_turned
-from vision.onnx_models.model_file import load_model_metadata
+from vision.onnx_models.model_file import ModelFileError, load_model_metadata
 from vision.onnx_models.onnx_runtime import onnxruntime
 
 log = logging.getLogger(__name__)
@@ -39,7 +39,7 @@ INPUT_SIZE: Final = 48
 ROW_REACH: Final = 1.6
 
 
-class SidewaysModelError(RuntimeError):
+class SidewaysModelError(ModelFileError):
     """The sideways model file or its metadata is missing, damaged or does not match this code."""
 
 

@@ -22,7 +22,7 @@ from vision.find import centres
 from vision.find.centres import CHANNELS, STRIDE, decode_peaks, net_input, normalised, portrait_corners
 from vision.find.finder import FindResult, FoundTile
 from vision.find.seams import TileSize
-from vision.onnx_models.model_file import load_model_metadata
+from vision.onnx_models.model_file import ModelFileError, load_model_metadata
 from vision.onnx_models.onnx_runtime import onnxruntime
 
 log = logging.getLogger(__name__)
@@ -54,7 +54,7 @@ _PART_HOST_AT_MOST: Final = 4.0
 _PART_SCORE: Final = 0.5
 
 
-class DetectorModelError(RuntimeError):
+class DetectorModelError(ModelFileError):
     """The detector model file or its metadata is missing, damaged or does not match this code."""
 
 

@@ -13,6 +13,11 @@ from pathlib import Path
 from typing import Any
 
 
+class ModelFileError(RuntimeError):
+    """A model file or its metadata is missing, damaged or does not match the code reading it;
+    each model's own error is one (the message names the file)."""
+
+
 def load_model_metadata(model_path: Path, what: str, error: type[Exception]) -> dict[str, Any]:
     """The metadata of ``model_path`` (``what`` names the model in messages); ``error`` is raised
     when either file is missing, the JSON is damaged, or the sha256 does not match."""
