@@ -94,24 +94,27 @@ class LearntTileFinder:
     def find(self, image: np.ndarray) -> FindResult:
         """Every tile in a BGR uint8 image that does not touch the border (and that the
         verifier, if any, takes for a tile's face)."""
-        found = self._find(image)
-        if self.verifier is None or not found.tiles:
-            return found
-        kept = self.verifier.keep(image, [tile.corners for tile in found.tiles])
-        return FindResult(tuple(t for t, keep in zip(found.tiles, kept, strict=True) if keep), found.tile_size)
-
-    def _find(self, image: np.ndarray) -> FindResult:
         _check_image(image)
         longest = max(image.shape[:2])
         if self.tile_height is not None:
             return self._find_at(image, self._long_side_for(longest, self.tile_height))
         initial, first_scaled = self._look(image, self.long_side, (0.0, float("inf")))
+        initial = self._verified(image, initial)
         start = self._start_for(longest, initial)
         if self.pyramid:
             return self._find_on_pyramid(image, start, initial, first_scaled)
         if start == self.long_side:
             return _result(initial)
-        return _result(self._look(image, start, (0.0, float("inf")))[0])
+        return _result(self._verified(image, self._look(image, start, (0.0, float("inf")))[0]))
+
+    def _verified(self, image: np.ndarray, looks: list[_Look]) -> list[_Look]:
+        """The finds the verifier takes for tiles' faces (all of them without a verifier).
+        Before looks are merged and the scale is chosen: a glyph or a spine must neither push
+        a tile out as "the same place" nor set the scale the pyramid starts at."""
+        if self.verifier is None or not looks:
+            return looks
+        kept = self.verifier.keep(image, [look.tile.corners for look in looks])
+        return [look for look, keep in zip(looks, kept, strict=True) if keep]
 
     def _start_for(self, longest: int, first_look: list[_Look]) -> int:
         """The long side at which the first look's typical tile is as long as training showed
@@ -131,7 +134,7 @@ class LearntTileFinder:
     def _find_at(self, image: np.ndarray, long_side: int) -> FindResult:
         # One look can fire twice on one tile too (two peaks a few cells apart on a face a
         # little longer than training's): one find per tile, as the pyramid's looks are merged.
-        return _result(_one_per_tile(self._look(image, long_side, (0.0, float("inf")))[0]))
+        return _result(_one_per_tile(self._verified(image, self._look(image, long_side, (0.0, float("inf")))[0])))
 
     def _find_on_pyramid(
         self, image: np.ndarray, first: int, initial: list[_Look], first_scaled: _Scaled
@@ -154,7 +157,7 @@ class LearntTileFinder:
                 # Each coarser look halves the one before (area averaging of area averages):
                 # scaling the whole frame down again for every look cost as much as the network.
                 found, source = self._look(image, long_side, (low, high), source)
-                tiles.extend(found)
+                tiles.extend(self._verified(image, found))
         log.debug("pyramid of looks at %s px", looks)
         return _result(_one_per_tile(tiles))
 
