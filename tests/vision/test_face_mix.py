@@ -78,6 +78,7 @@ def test_enrolled_faces_are_drawn_on_their_share_of_tables_and_recorded(faces):
 
 
 def test_the_recipe_options_carry_the_mix(faces):
+    pytest.importorskip("torch")  # the classifier's recipe module needs the train extra
     from vision.training.train import Recipe
 
     parser = argparse.ArgumentParser()
