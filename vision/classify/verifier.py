@@ -4,7 +4,7 @@ The detector (:mod:`vision.find.learnt`) looks at a small neighbourhood; in a ph
 also fires on lettered book spines, point sticks, keyboards and on boxes that straddle two
 tiles of a row. The verifier looks again at each find, with some of its surroundings (a tile
 has a rim and a body around its face, a straddling box has a seam down its middle), and
-scores it. Finds scored below the model's ``keep_above`` are dropped.
+scores it. Finds scored at or below the model's ``keep_above`` are dropped.
 
 The model (``models/tile-verifier.onnx``, trained by :mod:`vision.training.train_verifier`
 on the detector's own finds in labelled photographs and renders) reads a crop of the find's

@@ -1,9 +1,11 @@
 """The learnt tile finder: a small ONNX network marks every tile's face centre, size and long
 axis on the scaled-down frame; each peak becomes a tile's four corners.
 
-Trained on rendered tables only (``vision/training/train_detector.py``); the conventions of
-its input and output are in :mod:`vision.find.centres`. Like the classical finder it gives
-corners in portrait order and leaves which short edge is the top to the classifier.
+Trained on rendered tables and real photographs (``vision/training/train_detector.py``); the
+conventions of its input and output are in :mod:`vision.find.centres`. Like the classical
+finder it gives corners in portrait order and leaves which short edge is the top to the
+classifier. The tile verifier (:mod:`vision.classify.verifier`) looks again at each look's
+finds before they are merged.
 """
 
 from __future__ import annotations
