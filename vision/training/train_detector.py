@@ -9,6 +9,12 @@ network's input as the run time scales them; the
 network learns on random 128×128 windows of them (flipped, transposed, re-exposed). The
 held-out check is the ``black`` art, never used in training, on tables from another seed
 range. ``--cache`` keeps the rendered frames (the slow part) for a rerun.
+
+On a GPU machine (``scripts/train-detector-gpu``): ``--device cuda``, ``--workers N``
+processes cutting windows (another count draws other windows; on a GPU the weights are
+reproducible only up to its arithmetic), ``--jobs N`` processes drawing frames (the same
+frames whatever the count), and ``--seconds S`` in place of ``--steps`` (the steps that fit
+are measured first and written in the recipe).
 """
 
 from __future__ import annotations
