@@ -18,7 +18,11 @@ from tests.hall.broker import Mosquitto
 from tests.hall.tables import TableJournal, journal_rows
 
 HALL = "club"
-WAIT_S = 20.0
+# What these tests assert is that nothing is lost or doubled, not how fast (bench/bench_hall.py
+# measures that). After two broker kills the hall catches up by asking again every 3 s, each ask
+# handed out a window at a time: on a loaded 2-core machine that took over 20 s about one run
+# in six (and always under 35 s in a dozen runs).
+WAIT_S = 60.0
 
 
 def hall_config(broker: Mosquitto, table: str, db: Path) -> HallConfig:
