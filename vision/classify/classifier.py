@@ -22,8 +22,8 @@ from vision.classify.crops import CROP_SIZE, crop_tile
 from vision.classify.labels import BACK_LABEL, LABEL_COUNT, is_red_label, label_name, tile_of_label
 from vision.enrollment.enrollment_file import load_enrollment
 from vision.enrollment.head import EnrolledHead
+from vision.onnx_models.cpu_session import cpu_session, nchw_input
 from vision.onnx_models.model_file import ModelFileError, load_model_metadata
-from vision.onnx_models.onnx_runtime import onnxruntime
 
 log = logging.getLogger(__name__)
 
@@ -93,10 +93,7 @@ class OnnxTileClassifier:
             size = f"{self.input.width}×{self.input.height}"
             raise ModelError(f"{model_path} expects {size} crops, this code cuts {CROP_SIZE}")
         self.uncertain_below = float(metadata["uncertain_below"] if uncertain_below is None else uncertain_below)
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        self._session = onnxruntime.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
+        self._session = cpu_session(model_path, threads)
         self._input_name = self._session.get_inputs()[0].name
         outputs = [output.name for output in self._session.get_outputs()]
         self.has_features = FEATURES_OUTPUT in outputs
@@ -131,7 +128,7 @@ class OnnxTileClassifier:
         # reader may send hundreds of crops a frame; 128 costs no speed and bounds that memory.
         for start in range(0, len(crops), _CHUNK):
             chunk = crops[start : start + _CHUNK]
-            batch = (chunk.astype(np.float32).transpose(0, 3, 1, 2) / 255.0 - self.input.mean) / self.input.std
+            batch = nchw_input(chunk, self.input.mean, self.input.std)
             results = self._session.run(names, {self._input_name: batch})
             logits.append(np.asarray(results[0]))
             if features:

@@ -22,8 +22,8 @@ import numpy as np
 
 from models import MODELS_DIR
 from vision.classify.crops import CROP_SIZE, crop_tile
+from vision.onnx_models.cpu_session import cpu_session, nchw_input
 from vision.onnx_models.model_file import ModelFileError, load_model_metadata
-from vision.onnx_models.onnx_runtime import onnxruntime
 
 log = logging.getLogger(__name__)
 
@@ -49,11 +49,6 @@ def verifier_crop(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
     return crop_tile(image, (corners - centre) * CONTEXT + centre)
 
 
-def normalised_crops(crops: np.ndarray, mean: float, std: float) -> np.ndarray:
-    """N×H×W×3 uint8 BGR → N×3×H×W float32 network input."""
-    return ((crops.astype(np.float32) / 255.0 - mean) / std).transpose(0, 3, 1, 2).copy()
-
-
 class OnnxTileVerifier:
     """Scores found quads 0..1 (a tile's face or not); safe to share between calls."""
 
@@ -68,10 +63,7 @@ class OnnxTileVerifier:
         self.mean, self.std = float(crop["mean"]), float(crop["std"])
         self.keep_above = float(metadata["keep_above"] if keep_above is None else keep_above)
         self.sha256 = str(metadata["sha256"])
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        self._session = onnxruntime.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
+        self._session = cpu_session(model_path, threads)
         self._input_name = self._session.get_inputs()[0].name
         log.debug("loaded tile verifier %s (keeps above %.2f)", model_path, self.keep_above)
 
@@ -79,7 +71,7 @@ class OnnxTileVerifier:
         """Each quad's probability of being a tile's face."""
         if not quads:
             return np.zeros(0, np.float32)
-        crops = normalised_crops(np.stack([verifier_crop(image, q) for q in quads]), self.mean, self.std)
+        crops = nchw_input(np.stack([verifier_crop(image, q) for q in quads]), self.mean, self.std)
         logits = np.concatenate(
             [
                 self._session.run(None, {self._input_name: crops[start : start + _CHUNK]})[0].reshape(-1)

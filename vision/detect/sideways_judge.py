@@ -24,8 +24,8 @@ import numpy as np
 
 from models import MODELS_DIR
 from vision.classify.crops import quarter_turned
+from vision.onnx_models.cpu_session import cpu_session, nchw_input
 from vision.onnx_models.model_file import ModelFileError, load_model_metadata
-from vision.onnx_models.onnx_runtime import onnxruntime
 
 log = logging.getLogger(__name__)
 
@@ -125,10 +125,7 @@ class OnnxSidewaysJudge:
         self.mean = float(model_input["mean"])
         self.std = float(model_input["std"])
         self.sideways_above = float(metadata["sideways_above"])
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        self._session = onnxruntime.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
+        self._session = cpu_session(model_path, threads)
         self._input_name = self._session.get_inputs()[0].name
         log.debug("loaded sideways model %s", model_path)
 
@@ -141,7 +138,7 @@ class OnnxSidewaysJudge:
             )
         if len(crops) == 0:
             return np.zeros(0, np.float32)
-        batch = (crops.astype(np.float32).transpose(0, 3, 1, 2) / 255.0 - self.mean) / self.std
+        batch = nchw_input(crops, self.mean, self.std)
         logits = np.asarray(self._session.run(None, {self._input_name: batch})[0]).reshape(-1)
         return np.asarray(1.0 / (1.0 + np.exp(-logits)), np.float32)
 

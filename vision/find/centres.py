@@ -25,6 +25,8 @@ from typing import Final
 import cv2
 import numpy as np
 
+from vision.onnx_models.cpu_session import nchw_input
+
 INPUT_LONG_SIDE: Final = 480
 SIDEWAYS_ABOVE: Final = 0.5  # sideways probability above which a tile lies across its row
 _ROW_REACH: Final = 1.25  # neighbours in a row lie within this many face lengths, centre to centre
@@ -59,7 +61,7 @@ def net_input(image: np.ndarray, long_side: int = INPUT_LONG_SIDE) -> NetInput:
 
 def normalised(pixels: np.ndarray) -> np.ndarray:
     """N×H×W×3 uint8 BGR → N×3×H×W float32 as the network reads it."""
-    return np.ascontiguousarray((pixels.astype(np.float32).transpose(0, 3, 1, 2) / 255.0 - MEAN) / STD)
+    return nchw_input(pixels, MEAN, STD)
 
 
 @dataclass(frozen=True, slots=True)

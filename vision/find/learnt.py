@@ -24,8 +24,8 @@ from vision.find import centres
 from vision.find.centres import CHANNELS, STRIDE, decode_peaks, net_input, normalised, portrait_corners
 from vision.find.finder import FindResult, FoundTile
 from vision.find.seams import TileSize
+from vision.onnx_models.cpu_session import cpu_session
 from vision.onnx_models.model_file import ModelFileError, load_model_metadata
-from vision.onnx_models.onnx_runtime import onnxruntime
 
 log = logging.getLogger(__name__)
 
@@ -84,10 +84,7 @@ class LearntTileFinder:
         self.sha256 = str(metadata["sha256"])
         self.long_side = int(metadata["input"]["long_side"])
         self.threshold = float(metadata["peak_threshold"] if threshold is None else threshold)
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        self._session = onnxruntime.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
+        self._session = cpu_session(model_path, threads)
         self._input_name = self._session.get_inputs()[0].name
         self.tile_height = tile_height
         self.pyramid = metadata.get("looks") == "pyramid"

@@ -26,8 +26,9 @@ from torch import nn
 
 from table_app.progress import progress
 from vision.classify.crops import CROP_SIZE
-from vision.classify.verifier import CONTEXT, normalised_crops
+from vision.classify.verifier import CONTEXT
 from vision.find.learnt import DEFAULT_DETECTOR, LearntTileFinder
+from vision.onnx_models.cpu_session import nchw_input
 from vision.training.batches import reexposed
 from vision.training.export import code_version, write_model_metadata
 from vision.training.model import conv_block
@@ -187,7 +188,7 @@ def fit(model: nn.Module, crops: VerifierCrops, recipe: Recipe) -> None:
         flips = rng.random((len(chosen), 2)) < 0.5  # a tile upside down or mirrored is still a tile
         images = np.stack([i[::-1] if f[0] else i for i, f in zip(images, flips, strict=True)])  # top-bottom
         images = np.stack([i[:, ::-1] if f[1] else i for i, f in zip(images, flips, strict=True)])
-        x = reexposed(torch.from_numpy(normalised_crops(images, MEAN, STD)), rng)
+        x = reexposed(torch.from_numpy(nchw_input(images, MEAN, STD)), rng)
         loss = nn.functional.binary_cross_entropy_with_logits(model(x), target)
         optimiser.zero_grad()
         loss.backward()  # type: ignore[no-untyped-call,unused-ignore]  # typed only where torch is installed
@@ -200,7 +201,7 @@ def fit(model: nn.Module, crops: VerifierCrops, recipe: Recipe) -> None:
 def predict(model: nn.Module, images: np.ndarray) -> np.ndarray:
     with torch.no_grad():
         out = [
-            torch.sigmoid(model(torch.from_numpy(normalised_crops(images[i : i + 512], MEAN, STD)))).numpy().ravel()
+            torch.sigmoid(model(torch.from_numpy(nchw_input(images[i : i + 512], MEAN, STD)))).numpy().ravel()
             for i in range(0, len(images), 512)
         ]
     return np.concatenate(out) if out else np.zeros(0, np.float32)
