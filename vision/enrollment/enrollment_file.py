@@ -33,15 +33,20 @@ def faces_path(path: Path) -> Path:
     return path.with_suffix(".faces")
 
 
-def enrolled_faces_folder(path: Path) -> Path:
-    """The face folder an enrollment file names (its ``faces`` entry, beside it); refused in
-    one line for a file that is no enrollment or kept no faces."""
+def _read_document(path: Path) -> Any:
+    """The JSON an enrollment file holds; refused in one line when it is missing or not JSON."""
     if not path.is_file():
         raise EnrollmentError(f"enrollment file {path} does not exist")
     try:
-        document = json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(path.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise EnrollmentError(f"enrollment file {path}: not valid JSON: {error}") from error
+
+
+def enrolled_faces_folder(path: Path) -> Path:
+    """The face folder an enrollment file names (its ``faces`` entry, beside it); refused in
+    one line for a file that is no enrollment or kept no faces."""
+    document = _read_document(path)
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise EnrollmentError(f"enrollment file {path}: not a {FORMAT} file")
     faces = document.get("faces")
@@ -67,12 +72,7 @@ def save_enrollment(path: Path, head: EnrolledHead, model_sha256: str, details: 
 
 def load_enrollment(path: Path, model_sha256: str) -> EnrolledHead:
     """The head saved at ``path``; refused unless it was made for the model with ``model_sha256``."""
-    if not path.is_file():
-        raise EnrollmentError(f"enrollment file {path} does not exist")
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise EnrollmentError(f"enrollment file {path}: not valid JSON: {error}") from error
+    document = _read_document(path)
     if not isinstance(document, dict) or document.get("format") != FORMAT or document.get("version") != VERSION:
         raise EnrollmentError(f"enrollment file {path}: not a {FORMAT} version {VERSION} file")
     if document.get("model_sha256") != model_sha256:
