@@ -11,7 +11,6 @@ whose bump is largest there winning. Their losses are weighted by that bump.
 from __future__ import annotations
 
 import logging
-import multiprocessing
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -23,6 +22,7 @@ from vision.render.renderer import RenderOptions, render_table, with_art
 from vision.render.tile_art import ArtStyle
 from vision.render.tile_palette import Palette, palette_of_table
 from vision.training.face_mix import NO_FACE_STYLES, FaceMix
+from vision.training.processes import starmap_jobs
 
 log = logging.getLogger(__name__)
 
@@ -63,15 +63,7 @@ def render_frames(
     styles of ``mix``, by default none), drawn by ``jobs`` processes (the frames are the same
     whatever the count)."""
     work = [(seed, style, px_per_mm, mix) for seed in seeds]
-    if jobs > 1:
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            frames = pool.starmap(_render_frame, work, chunksize=1)
-    else:
-        frames = []
-        for index, item in enumerate(work):
-            frames.append(_render_frame(*item))
-            if index % 50 == 49:
-                log.info("rendered %d/%d frames", index + 1, len(seeds))
+    frames = starmap_jobs(_render_frame, work, jobs, progress="rendered frames")
     return FrameSet(
         np.stack([f[0] for f in frames]),
         np.stack([f[1] for f in frames]),

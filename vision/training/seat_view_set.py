@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import multiprocessing
 from pathlib import Path
 
 import cv2
@@ -26,6 +25,7 @@ import cv2
 from vision.render.seat_view import render_seat_view
 from vision.training.detector_data import detector_training_art
 from vision.training.face_mix import NO_FACE_STYLES, FaceMix, face_mix_of
+from vision.training.processes import starmap_jobs
 
 log = logging.getLogger(__name__)
 
@@ -47,15 +47,7 @@ def write_set(
     (thicker and thinner strokes, enrolled faces) to the art."""
     (out / "images").mkdir(parents=True, exist_ok=True)
     work = [(out, first_seed + index, negatives, mix) for index in range(scenes)]
-    if jobs > 1:
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            written = pool.starmap(_write_scene, work, chunksize=4)
-    else:
-        written = []
-        for index, item in enumerate(work):
-            written.append(_write_scene(*item))
-            if index % 100 == 99:
-                log.info("seat views: %d/%d", index + 1, scenes)
+    written = starmap_jobs(_write_scene, work, jobs, chunksize=4, progress="seat views", every=100)
     images = dict(written)
     document = {
         "format": "jantaku-labels",

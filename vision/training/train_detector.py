@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import copy
 import logging
-import multiprocessing
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, fields, replace
@@ -52,6 +51,7 @@ from vision.training.export import code_version, write_model_metadata
 from vision.training.face_mix import face_mix_of
 from vision.training.onnx_weights import detector_from_onnx, freeze_batch_norm
 from vision.training.photo_frames import PhotoFrames, cached_photo_frames
+from vision.training.processes import starmap_jobs
 from vision.training.recipe_options import add_recipe_options, recipe_from
 
 log = logging.getLogger(__name__)
@@ -149,11 +149,7 @@ def training_frames(
     if not photo_sources:
         return inputs, targets, None
     work = [(path, recipe.seed, cache, recipe.photo_crops, recipe.augmented_crops) for path in photo_sources]
-    if jobs > 1:
-        with multiprocessing.get_context("fork").Pool(min(jobs, len(work))) as pool:
-            sets = pool.starmap(cached_photo_frames, work)
-    else:
-        sets = [cached_photo_frames(*item) for item in work]
+    sets = starmap_jobs(cached_photo_frames, work, jobs)
     photos = PhotoFrames(np.concatenate([p.inputs for p in sets]), np.concatenate([p.targets for p in sets]))
     log.info("photo frames %d from %s", len(photos.inputs), ", ".join(str(p) for p in photo_sources))
     return inputs, targets, photos

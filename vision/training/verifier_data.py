@@ -27,7 +27,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import multiprocessing
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +41,7 @@ from vision.eval.matching import match_quads
 from vision.find.finder import FindResult
 from vision.training.dataset import jittered_corners
 from vision.training.photo_frames import box_corners
+from vision.training.processes import starmap_jobs
 from vision.training.real_photos import images_in_split
 
 log = logging.getLogger(__name__)
@@ -205,11 +205,7 @@ def mine_rendered(
     work = [(table_seed, seed + table_seed, copies, parts) for table_seed in seeds]
     _forked_finder = finder
     try:
-        if jobs > 1:
-            with multiprocessing.get_context("fork").Pool(jobs) as pool:
-                tables = pool.starmap(_mine_table, work, chunksize=1)
-        else:
-            tables = [_mine_table(*item) for item in work]
+        tables = starmap_jobs(_mine_table, work, jobs)
     finally:
         _forked_finder = None
     return VerifierCrops.joined(tables)
