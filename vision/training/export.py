@@ -34,21 +34,8 @@ def export_model(
     counts: dict[str, int],
     code: str,
 ) -> Path:
-    folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
-    onnx_path = folder / f"{MODEL_NAME}.onnx"
     width, height = CROP_SIZE
-    model.eval()
-    torch.onnx.export(
-        model,
-        (torch.zeros(1, 3, height, width),),
-        str(onnx_path),
-        dynamo=False,
-        input_names=["crops"],
-        output_names=["logits"],
-        dynamic_axes={"crops": {0: "batch"}, "logits": {0: "batch"}},
-        opset_version=17,
-    )
+    onnx_path = export_crop_model(model, Path(out) / f"{MODEL_NAME}.onnx", (height, width), "logits")
     feature_width = add_features_output(onnx_path)
     metadata = {
         "labels": [{"index": i, "tile": label_name(i), "red": is_red_label(i)} for i in range(LABEL_COUNT)],
@@ -83,6 +70,23 @@ def export_model(
         "metrics_held_out": metrics,
     }
     write_model_metadata(onnx_path, metadata)
+    return onnx_path
+
+
+def export_crop_model(model: nn.Module, onnx_path: Path, size: tuple[int, int], output: str) -> Path:
+    """Export a network that reads a batch of N×3×H×W crops (``size`` = (H, W), input ``crops``,
+    any N) to ``onnx_path`` (its folder made), evaluated on the CPU; the path."""
+    onnx_path.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(
+        model.cpu().eval(),
+        (torch.zeros(1, 3, *size),),
+        str(onnx_path),
+        dynamo=False,
+        input_names=["crops"],
+        output_names=[output],
+        dynamic_axes={"crops": {0: "batch"}, output: {0: "batch"}},
+        opset_version=17,
+    )
     return onnx_path
 
 

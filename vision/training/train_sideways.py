@@ -30,7 +30,7 @@ from vision.detect.sideways_judge import CONTEXT, INPUT_SIZE, ROW_REACH
 from vision.render.tile_art import ArtStyle
 from vision.training.batches import reexposed, to_tensor
 from vision.training.detector_data import TRAIN_PX_PER_MM
-from vision.training.export import code_version, write_model_metadata
+from vision.training.export import code_version, export_crop_model, write_model_metadata
 from vision.training.sideways_data import (
     AXIS_JITTER_DEG,
     CENTRE_JITTER,
@@ -184,20 +184,7 @@ def export_judge(
     counts: dict[str, int],
     code: str,
 ) -> Path:
-    folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
-    onnx_path = folder / f"{MODEL_NAME}.onnx"
-    model.eval()
-    torch.onnx.export(
-        model,
-        (torch.zeros(1, 3, INPUT_SIZE, INPUT_SIZE),),
-        str(onnx_path),
-        dynamo=False,
-        input_names=["crops"],
-        output_names=["sideways_logit"],
-        dynamic_axes={"crops": {0: "batch"}, "sideways_logit": {0: "batch"}},
-        opset_version=17,
-    )
+    onnx_path = export_crop_model(model, Path(out) / f"{MODEL_NAME}.onnx", (INPUT_SIZE, INPUT_SIZE), "sideways_logit")
     metadata = {
         "input": {
             "size": INPUT_SIZE,

@@ -30,7 +30,7 @@ from vision.classify.verifier import CONTEXT
 from vision.find.learnt import DEFAULT_DETECTOR, LearntTileFinder
 from vision.onnx_models.cpu_session import nchw_input
 from vision.training.batches import reexposed
-from vision.training.export import code_version, write_model_metadata
+from vision.training.export import code_version, export_crop_model, write_model_metadata
 from vision.training.model import conv_block
 from vision.training.verifier_data import RENDERED_PX_PER_MM, VerifierCrops, mine_label_set, mine_rendered
 
@@ -238,20 +238,8 @@ def export(
     timings: dict[str, int],
     code: str,
 ) -> Path:
-    folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
-    onnx_path = folder / f"{MODEL_NAME}.onnx"
     width, height = CROP_SIZE
-    torch.onnx.export(
-        model.cpu().eval(),
-        (torch.zeros(1, 3, height, width),),
-        str(onnx_path),
-        dynamo=False,
-        input_names=["crops"],
-        output_names=["logit"],
-        dynamic_axes={"crops": {0: "batch"}, "logit": {0: "batch"}},
-        opset_version=17,
-    )
+    onnx_path = export_crop_model(model, Path(out) / f"{MODEL_NAME}.onnx", (height, width), "logit")
     metadata = {
         "input": {
             "width": width,
