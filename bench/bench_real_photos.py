@@ -1,17 +1,21 @@
 """Tile detection on real photographs, per source, with the peer side by side.
 
     .venv/bin/python bench/bench_real_photos.py --labels DIR/leo-miura/labels-held-out.json \\
-        --labels DIR/alanchoi/labels-held-out.json [--detector ONNX] [--model ONNX] [--compare]
+        --labels DIR/alanchoi/labels-held-out.json [--detector ONNX] [--model ONNX] [--compare] \
+        [--pixel-aspect auto|1|16:9]
 
 Each ``--labels`` is a label file of photographs never used in training (``models/DATA.md``
 says how to build them: ``vision.training.real_photos`` writes ``labels-held-out.json``).
 Per source it prints recall, precision, 34-kind accuracy, red-five recall and sideways
 recall (where labelled) of ``jantaku vision detect``'s pipeline, with no hint of the tile
 size, and with ``--compare`` the PyPI ``mahjong-detector`` (0.0.6) on the same images in
-the same run. Matching is ``vision eval``'s: a detection's centre within 0.4 tile widths of
+the same run. Both sources' photographs were squeezed to 640×640 by their export: with
+``--pixel-aspect auto`` (the default, as ``vision detect``) each is read at the pixel aspect
+whose tiles read surest, and the aspects chosen are counted; ``--square`` adds a row read at
+square pixels. Matching is ``vision eval``'s: a detection's centre within 0.4 tile widths of
 a label's and box IoU at least ``--iou`` (0.3: the labels box the whole visible block, our
 quads the face). Last, the time of one 1920×1080 frame (a photograph scaled up), median of
-``--repeat`` runs.
+``--repeat`` runs, at square pixels (a camera's frame) and at ``--pixel-aspect``.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import json
 import statistics
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -33,6 +38,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier
 from vision.classify.verifier import verifier_option
+from vision.detect.pixel_aspect import (
+    AspectReading,
+    detect_any_pixel_aspect,
+    detect_at_pixel_aspect,
+    parse_pixel_aspect,
+    pixel_aspect_name,
+)
 from vision.detect.still_photo import detect_tiles, make_finder, read_image
 from vision.eval.label_eval import score_labelled_images
 from vision.eval.label_file import load_ignored, load_labels
@@ -48,12 +60,30 @@ def main() -> None:
     parser.add_argument("--iou", type=float, default=0.3)
     parser.add_argument("--compare", action="store_true", help="also run the PyPI mahjong-detector")
     parser.add_argument("--repeat", type=int, default=9, help="runs of the 1920×1080 frame to time")
+    parser.add_argument("--pixel-aspect", default="auto", help="auto (default), 1, 16:9, ... as vision detect's")
+    parser.add_argument("--square", action="store_true", help="also read every photograph at square pixels")
     args = parser.parse_args()
 
     classifier = OnnxTileClassifier(args.model)
     finder = make_finder("learnt", None, args.detector, verifier_option(args.verifier))
-    ours: Callable[[np.ndarray], Sequence[Any]] = lambda image: detect_tiles(image, classifier, finder=finder)  # noqa: E731
-    peers: dict[str, Callable[[np.ndarray], Sequence[Any]]] = {}
+    square: Callable[[np.ndarray], Sequence[Any]] = lambda image: detect_tiles(image, classifier, finder=finder)  # noqa: E731
+    pixel_aspect = parse_pixel_aspect(args.pixel_aspect)
+    aspects: Counter[str] = Counter()
+
+    def read(image: np.ndarray) -> AspectReading:
+        if pixel_aspect is None:
+            return detect_any_pixel_aspect(image, square)
+        return AspectReading(pixel_aspect, detect_at_pixel_aspect(image, square, pixel_aspect))
+
+    def ours(image: np.ndarray) -> Sequence[Any]:
+        reading = read(image)
+        aspects[pixel_aspect_name(reading.pixel_aspect)] += 1
+        return reading.detections
+
+    ours_name = f"jantaku, aspect {args.pixel_aspect}"
+    detectors: dict[str, Callable[[np.ndarray], Sequence[Any]]] = {ours_name: ours}
+    if args.square:
+        detectors["jantaku, aspect 1"] = square
     if args.compare:
         import mahjong_detector_runner as peer  # noqa: PLC0415
 
@@ -61,7 +91,7 @@ def main() -> None:
         if reason:
             print(f"--compare: {reason}")
         else:
-            peers["mahjong-detector 0.0.6"] = peer.detect_whole
+            detectors["mahjong-detector 0.0.6"] = peer.detect_whole
 
     print(f"{'source':<28} {'detector':<24} {'imgs':>4} {'tiles':>6} {'recall':>7} {'prec':>7} {'kind34':>7} "
           f"{'red5':>11} {'sideways':>11} {'ms/img':>7}")  # fmt: skip
@@ -71,21 +101,25 @@ def main() -> None:
         ignored = load_ignored(path)
         if first_image is None and labels:
             first_image = read_image(path.parent / next(iter(labels)))
-        for name, detect in {"jantaku": ours, **peers}.items():
+        for name, detect in detectors.items():
+            aspects.clear()
             started = time.perf_counter()
             score, per_image = score_labelled_images(labels, path.parent, detect, args.iou, ignored)
             ms = (time.perf_counter() - started) * 1000 / max(len(per_image), 1)
             print(_row(_source_name(path), name, len(per_image), score, ms, marked=_reds_marked(path)))
+            if name == ours_name:
+                print(" " * 29 + "pixel aspects chosen: " + ", ".join(f"{a} ×{n}" for a, n in aspects.most_common()))
     if first_image is not None:
         frame = cv2.resize(first_image, (1920, 1080), interpolation=cv2.INTER_LINEAR)
-        ours(frame)  # warm up
-        times = []
-        for _ in range(args.repeat):
-            started = time.perf_counter()
-            ours(frame)
-            times.append((time.perf_counter() - started) * 1000)
-        print(f"one 1920×1080 frame (a photograph scaled up): median {statistics.median(times):.0f} ms "
-              f"(min {min(times):.0f}, max {max(times):.0f}, {args.repeat} runs)")  # fmt: skip
+        for name, detect in {"square pixels": square, f"pixel aspect {args.pixel_aspect}": ours}.items():
+            detect(frame)  # warm up
+            times = []
+            for _ in range(args.repeat):
+                started = time.perf_counter()
+                detect(frame)
+                times.append((time.perf_counter() - started) * 1000)
+            print(f"one 1920×1080 frame (a photograph scaled up), {name}: median {statistics.median(times):.0f} ms "
+                  f"(min {min(times):.0f}, max {max(times):.0f}, {args.repeat} runs)")  # fmt: skip
 
 
 def _source_name(path: Path) -> str:

@@ -1,7 +1,7 @@
 """The options `vision detect` and `vision eval` share: how tiles are found and read in a photo.
 
-Both commands take ``--tile-height``, ``--model``, ``--finder``, ``--detector``, ``--verifier``
-and ``--enrollment`` and build the same detector from them.
+Both commands take ``--tile-height``, ``--pixel-aspect``, ``--model``, ``--finder``,
+``--detector``, ``--verifier`` and ``--enrollment`` and build the same detector from them.
 """
 
 from __future__ import annotations
@@ -15,6 +15,13 @@ from typing import Any
 def add_detection_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--tile-height", type=float, metavar="PX", help="a tile face's long edge in pixels (default: measured)"
+    )
+    parser.add_argument(
+        "--pixel-aspect",
+        default="auto",
+        metavar="ASPECT",
+        help="how much wider than tall each pixel shows the scene: 1 for a camera's frame, 16:9 for a 16:9 "
+        "photo squeezed to a square (as data-set exports are), or auto (default): tried and chosen",
     )
     parser.add_argument("--model", type=Path, metavar="ONNX", help="another classifier model (with its .json)")
     parser.add_argument(
@@ -35,13 +42,26 @@ def add_detection_options(parser: argparse.ArgumentParser) -> None:
 def check_detection_options(args: argparse.Namespace) -> None:
     if args.tile_height is not None and args.tile_height <= 4:
         raise ValueError(f"--tile-height must be more than 4 pixels, got {args.tile_height}")
+    _pixel_aspect(args)
+
+
+def _pixel_aspect(args: argparse.Namespace) -> float | None:
+    from vision.detect.pixel_aspect import parse_pixel_aspect  # noqa: PLC0415
+
+    try:
+        return parse_pixel_aspect(args.pixel_aspect)
+    except ValueError as error:
+        raise ValueError(f"--pixel-aspect: {error}") from None
 
 
 def detector_from(args: argparse.Namespace) -> Callable[[Any], Any]:
-    """Image → detections, with the classifier and finder the options name (models loaded now)."""
+    """Image → :class:`~vision.detect.pixel_aspect.AspectReading` (the detections and the pixel
+    aspect they were found at), with the classifier, finder and pixel aspect the options name
+    (models loaded now)."""
     # Imported here so other commands start without loading OpenCV and onnxruntime.
     from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier  # noqa: PLC0415
     from vision.classify.verifier import verifier_option  # noqa: PLC0415
+    from vision.detect.pixel_aspect import AspectReading, detect_any_pixel_aspect, detect_at_pixel_aspect  # noqa: PLC0415
     from vision.detect.still_photo import detect_tiles, make_finder  # noqa: PLC0415
     from vision.find.finder import TILE_ASPECT  # noqa: PLC0415
     from vision.find.seams import TileSize  # noqa: PLC0415
@@ -49,4 +69,11 @@ def detector_from(args: argparse.Namespace) -> Callable[[Any], Any]:
     classifier = OnnxTileClassifier(args.model or DEFAULT_MODEL, enrollment=args.enrollment)
     size = TileSize(args.tile_height * TILE_ASPECT, args.tile_height) if args.tile_height else None
     finder = make_finder(args.finder, size, args.detector, verifier_option(args.verifier))
-    return lambda image: detect_tiles(image, classifier, finder=finder)
+    pixel_aspect = _pixel_aspect(args)
+
+    def detect(image: Any) -> Any:
+        return detect_tiles(image, classifier, finder=finder)
+
+    if pixel_aspect is None:
+        return lambda image: detect_any_pixel_aspect(image, detect)
+    return lambda image: AspectReading(pixel_aspect, detect_at_pixel_aspect(image, detect, pixel_aspect))

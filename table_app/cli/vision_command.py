@@ -68,11 +68,13 @@ def run(args: argparse.Namespace) -> int:
 
 def run_detect(args: argparse.Namespace) -> int:
     # Imported here so `jantaku hand` and friends start without loading OpenCV and onnxruntime.
+    from vision.detect.pixel_aspect import pixel_aspect_name  # noqa: PLC0415
     from vision.detect.still_photo import read_image  # noqa: PLC0415
 
     check_detection_options(args)
     image = read_image(args.image)
-    detections = detector_from(args)(image)
+    reading = detector_from(args)(image)
+    detections = reading.detections
     if args.draw is not None:
         from vision.detect.overlay import write_overlay  # noqa: PLC0415
 
@@ -80,7 +82,8 @@ def run_detect(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([d.as_json() for d in detections]))
         return 0
-    print(f"{args.image}: {len(detections)} tiles")
+    squeezed = "" if reading.pixel_aspect == 1.0 else f" (pixel aspect {pixel_aspect_name(reading.pixel_aspect)})"
+    print(f"{args.image}: {len(detections)} tiles{squeezed}")
     for d in detections:
         x0, y0, x1, y1 = d.box
         name = ("red " if d.reading.red else "") + d.reading.name

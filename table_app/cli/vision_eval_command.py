@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -73,6 +74,7 @@ def register(actions: Any) -> None:
 
 def run_eval(args: argparse.Namespace) -> int:
     # Imported here so other commands start without loading OpenCV and onnxruntime.
+    from vision.detect.pixel_aspect import pixel_aspect_name  # noqa: PLC0415
     from vision.eval.label_eval import report_json, report_lines, score_labelled_images  # noqa: PLC0415
     from vision.eval.label_file import load_ignored, load_labels  # noqa: PLC0415
 
@@ -85,20 +87,23 @@ def run_eval(args: argparse.Namespace) -> int:
     detect = detector_from(args)
     images = args.images if args.images is not None else args.labels.parent
     # A bar over the photos (stderr, a terminal only, not with --json): each can take a second or more.
+    aspects: Counter[str] = Counter()
     with Progress(len(labels), "eval", enabled=not args.json) as bar:
 
         def detect_and_count(image: Any) -> Any:
-            found = detect(image)
+            reading = detect(image)
+            aspects[pixel_aspect_name(reading.pixel_aspect)] += 1
             bar.advance()
-            return found
+            return reading.detections
 
         score, per_image = score_labelled_images(labels, images, detect_and_count, args.iou, load_ignored(args.labels))
     if args.json:
-        print(json.dumps(report_json(score, per_image, args.iou)))
+        print(json.dumps(report_json(score, per_image, args.iou) | {"pixel_aspects": dict(aspects.most_common())}))
     else:
         print(f"{args.labels}:")
         for line in report_lines(score, per_image, args.iou):
             print(line)
+        print("pixel aspect            " + ", ".join(f"{name} ×{count}" for name, count in aspects.most_common()))
     return 0
 
 

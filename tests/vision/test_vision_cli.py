@@ -58,6 +58,33 @@ def test_a_silly_tile_height_is_refused(photo, capsys):
     assert "--tile-height" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("aspect", ["wide", "0", "16:0"])
+def test_a_bad_pixel_aspect_is_refused_naming_the_option(photo, capsys, aspect):
+    path, _ = photo
+    assert main(["vision", "detect", str(path), "--pixel-aspect", aspect]) == 2
+    err = capsys.readouterr().err
+    assert "--pixel-aspect" in err
+    assert repr(aspect) in err
+
+
+def test_a_photo_squeezed_to_a_square_is_read_at_its_shape_and_says_so(photo, tmp_path, capsys):
+    path, table = photo
+    squeezed = tmp_path / "squeezed.png"
+    cv2.imwrite(str(squeezed), cv2.resize(table.image, (540, 540), interpolation=cv2.INTER_AREA))
+    assert main(["vision", "detect", str(squeezed)]) == 0
+    assert "(pixel aspect 16:9)" in capsys.readouterr().out
+    assert main(["vision", "detect", str(path)]) == 0
+    assert "pixel aspect" not in capsys.readouterr().out  # a camera's frame: square pixels, nothing to say
+    assert main(["vision", "detect", str(squeezed), "--json", "--pixel-aspect", "16:9"]) == 0
+    at_16_9 = json.loads(capsys.readouterr().out)
+    assert main(["vision", "detect", str(squeezed), "--json", "--pixel-aspect", "1"]) == 0
+    at_1 = json.loads(capsys.readouterr().out)
+    assert len(at_16_9) >= 0.8 * len(table.truths)
+    assert sum(t["confidence"] for t in at_16_9) / len(at_16_9) > sum(t["confidence"] for t in at_1) / len(at_1)
+    # corners stay the squeezed photo's: none lies beyond its 540 px width
+    assert max(x for t in at_16_9 for x, _ in t["corners"]) < 540
+
+
 @pytest.mark.parametrize("finder", ["learnt", "classic"])
 def test_either_finder_gives_the_documented_fields(photo, capsys, finder):
     path, table = photo

@@ -71,6 +71,7 @@ def test_eval_runs_the_detector_and_its_figures_are_the_matchers(rendered_set, c
     assert sum(c["matched"] for c in report["per_class"].values()) == report["matched"]
     assert sum(c["correct"] for c in report["per_class"].values()) == round(report["kind_accuracy"] * report["matched"])
     assert [p["image"] for p in report["per_image"]] == sorted(labels)
+    assert report["pixel_aspects"] == {"1": 2}  # rendered frames: square pixels chosen
 
 
 def test_a_stricter_iou_matches_fewer_tiles(rendered_set, capsys):
@@ -97,7 +98,7 @@ def test_eval_shows_a_bar_over_the_photos_on_a_terminal_and_none_with_json(rende
 def test_eval_text_names_the_figures(rendered_set, capsys):
     assert main(["vision", "eval", "--labels", str(rendered_set)]) == 0
     out = capsys.readouterr().out
-    for words in ("recall", "precision", "kind accuracy", "red-five recall", "table-4000000.jpg"):
+    for words in ("recall", "precision", "kind accuracy", "red-five recall", "table-4000000.jpg", "pixel aspect"):
         assert words in out
 
 

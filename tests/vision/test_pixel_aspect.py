@@ -1,0 +1,139 @@
+"""A picture squeezed to a square (as data-set exports are) is read at its true shape: the
+pixel aspect given, or tried and chosen by how surely the tiles read."""
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.classify.classifier import OnnxTileClassifier, TileReading
+from vision.detect.pixel_aspect import (
+    COMMON_PIXEL_ASPECTS,
+    detect_any_pixel_aspect,
+    detect_at_pixel_aspect,
+    parse_pixel_aspect,
+    pixel_aspect_name,
+)
+from vision.detect.still_photo import Detection, detect_tiles
+from vision.eval.label_eval import score_labelled_images
+from vision.eval.label_file import load_ignored, load_labels
+from vision.find.learnt import LearntTileFinder
+from vision.render.renderer import RenderOptions, render_table
+from vision.render.tile_art import ArtStyle
+
+FIXTURE = Path(__file__).resolve().parent / "data" / "real-photos"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("auto", None), ("AUTO", None), ("1", 1.0), ("16:9", 16 / 9), ("3:4", 0.75), ("1.5", 1.5), (" 4:3 ", 4 / 3)],
+)
+def test_a_pixel_aspect_is_auto_a_number_or_a_frame_shape(text, value):
+    parsed = parse_pixel_aspect(text)
+    assert parsed == pytest.approx(value) if value is not None else parsed is None
+
+
+@pytest.mark.parametrize(
+    ("text", "complaint"), [("wide", "give auto"), ("16:0", "give auto"), ("0", "0.25 to 4"), ("9", "0.25 to 4")]
+)
+def test_a_bad_pixel_aspect_is_refused_naming_it(text, complaint):
+    with pytest.raises(ValueError, match=complaint) as error:
+        parse_pixel_aspect(text)
+    assert repr(text) in str(error.value)
+
+
+def test_common_aspects_have_their_frame_shapes_names():
+    assert [pixel_aspect_name(a) for a in COMMON_PIXEL_ASPECTS] == ["1", "16:9", "4:3", "3:4", "9:16"]
+    assert pixel_aspect_name(1.5) == "1.5"
+
+
+def _detection(corners: np.ndarray, confidence: float) -> Detection:
+    reading = TileReading(label=0, confidence=confidence, upside_down=False, uncertain=False)
+    return Detection(np.asarray(corners, np.float64), reading, False)
+
+
+def test_corners_found_on_the_widened_picture_map_back_to_the_given_one():
+    seen = []
+
+    def detect(image):
+        seen.append(image.shape)
+        # a tile at x 160-200 of the widened picture, y 50-100
+        return [_detection([[160, 50], [200, 50], [200, 100], [160, 100]], 0.9)]
+
+    image = np.zeros((300, 200, 3), np.uint8)
+    (found,) = detect_at_pixel_aspect(image, detect, 2.0)
+    assert seen == [(300, 400, 3)]
+    assert found.corners.tolist() == [[80, 50], [100, 50], [100, 100], [80, 100]]
+    assert found.reading.confidence == 0.9
+
+
+def test_a_large_picture_is_restored_by_shrinking_its_height_not_by_widening_it():
+    shapes = []
+    image = np.zeros((3000, 4000, 3), np.uint8)
+    detect_at_pixel_aspect(image, lambda picture: shapes.append(picture.shape) or [], 16 / 9)
+    assert shapes == [(1688, 4000, 3)]
+
+
+def test_square_pixels_pass_the_picture_through_untouched():
+    image = np.zeros((40, 60, 3), np.uint8)
+    assert detect_at_pixel_aspect(image, lambda picture: [picture], 1.0)[0] is image  # type: ignore[list-item]
+
+
+def test_the_aspect_whose_tiles_read_surest_is_chosen_and_ties_keep_the_first():
+    corners = [[0, 0], [10, 0], [10, 14], [0, 14]]
+
+    def sure_when_twice_as_wide(image):
+        return [_detection(corners, 0.95 if image.shape[1] == 200 else 0.6)] * 3
+
+    image = np.zeros((100, 100, 3), np.uint8)
+    chosen = detect_any_pixel_aspect(image, sure_when_twice_as_wide, (1.0, 2.0, 0.5))
+    assert chosen.pixel_aspect == 2.0
+    assert len(chosen.detections) == 3
+    assert detect_any_pixel_aspect(image, lambda picture: [], (1.0, 2.0)).pixel_aspect == 1.0
+    assert detect_any_pixel_aspect(image, lambda picture: [_detection(corners, 0.7)], (1.0, 2.0)).pixel_aspect == 1.0
+    with pytest.raises(ValueError, match="at least one"):
+        detect_any_pixel_aspect(image, sure_when_twice_as_wide, ())
+
+
+@pytest.fixture(scope="module")
+def reader():
+    classifier, finder = OnnxTileClassifier(), LearntTileFinder()
+    return lambda image: detect_tiles(image, classifier, finder=finder)
+
+
+def test_a_rendered_table_squeezed_to_a_square_is_read_at_16_9_and_an_unsqueezed_one_at_1(reader):
+    table = render_table(3_300_000, RenderOptions(size=(1280, 720), style=ArtStyle.BLACK, px_per_mm=(1.6, 1.8)))
+    squeezed = cv2.resize(table.image, (720, 720), interpolation=cv2.INTER_AREA)
+    assert detect_any_pixel_aspect(table.image, reader).pixel_aspect == 1.0
+    chosen = detect_any_pixel_aspect(squeezed, reader)
+    assert chosen.pixel_aspect == pytest.approx(16 / 9)
+    # the corners are the squeezed picture's: most tiles are found in their squeezed place, read right
+    places = [(np.mean(t.corners, axis=0) * [720 / 1280, 1.0], t.label) for t in table.truths]
+    found = [(np.mean(d.corners, axis=0), d.label) for d in chosen.detections]
+    read_right = sum(any(np.linalg.norm(c - p) < 8 and k == label for c, k in found) for p, label in places)
+    assert read_right >= 0.9 * len(places)
+    at_square = detect_at_pixel_aspect(squeezed, reader, 1.0)
+    square_right = sum(
+        any(np.linalg.norm(np.mean(d.corners, axis=0) - p) < 8 and d.label == label for d in at_square)
+        for p, label in places
+    )
+    assert read_right > square_right
+
+
+def test_real_16_9_screenshots_squeezed_by_their_export_read_better_at_the_aspect_chosen(reader):
+    labels_path = FIXTURE / "labels.json"
+    labels = {name: tiles for name, tiles in load_labels(labels_path).items() if "leo-miura" in name}
+    assert len(labels) == 3
+    chosen = []
+
+    def choosing(image):
+        reading = detect_any_pixel_aspect(image, reader)
+        chosen.append(reading.pixel_aspect)
+        return reading.detections
+
+    as_published, _ = score_labelled_images(labels, FIXTURE, reader, 0.3, load_ignored(labels_path))
+    restored, _ = score_labelled_images(labels, FIXTURE, choosing, 0.3, load_ignored(labels_path))
+    assert all(aspect > 1.0 for aspect in chosen)  # made 2560×1440, published 640×640
+    assert restored.kind_correct > as_published.kind_correct
+    assert restored.precision > as_published.precision
