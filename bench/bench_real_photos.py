@@ -38,13 +38,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier
 from vision.classify.verifier import verifier_option
-from vision.detect.pixel_aspect import (
-    AspectReading,
-    detect_any_pixel_aspect,
-    detect_at_pixel_aspect,
-    parse_pixel_aspect,
-    pixel_aspect_name,
-)
+from vision.detect.photo_reading import read_photo
+from vision.detect.pixel_aspect import parse_pixel_aspect, pixel_aspect_name
 from vision.detect.still_photo import detect_tiles, make_finder, read_image
 from vision.eval.label_eval import score_labelled_images
 from vision.eval.label_file import load_ignored, load_labels
@@ -66,24 +61,19 @@ def main() -> None:
 
     classifier = OnnxTileClassifier(args.model)
     finder = make_finder("learnt", None, args.detector, verifier_option(args.verifier))
-    square: Callable[[np.ndarray], Sequence[Any]] = lambda image: detect_tiles(image, classifier, finder=finder)  # noqa: E731
+    find_and_read: Callable[[np.ndarray], Sequence[Any]] = lambda image: detect_tiles(image, classifier, finder=finder)  # noqa: E731
     pixel_aspect = parse_pixel_aspect(args.pixel_aspect)
     aspects: Counter[str] = Counter()
 
-    def read(image: np.ndarray) -> AspectReading:
-        if pixel_aspect is None:
-            return detect_any_pixel_aspect(image, square)
-        return AspectReading(pixel_aspect, detect_at_pixel_aspect(image, square, pixel_aspect))
-
     def ours(image: np.ndarray) -> Sequence[Any]:
-        reading = read(image)
+        reading = read_photo(image, find_and_read, pixel_aspect)
         aspects[pixel_aspect_name(reading.pixel_aspect)] += 1
         return reading.detections
 
     ours_name = f"jantaku, aspect {args.pixel_aspect}"
     detectors: dict[str, Callable[[np.ndarray], Sequence[Any]]] = {ours_name: ours}
     if args.square:
-        detectors["jantaku, aspect 1"] = square
+        detectors["jantaku, aspect 1"] = lambda image: read_photo(image, find_and_read, 1.0).detections
     if args.compare:
         import mahjong_detector_runner as peer  # noqa: PLC0415
 
@@ -111,7 +101,7 @@ def main() -> None:
                 print(" " * 29 + "pixel aspects chosen: " + ", ".join(f"{a} ×{n}" for a, n in aspects.most_common()))
     if first_image is not None:
         frame = cv2.resize(first_image, (1920, 1080), interpolation=cv2.INTER_LINEAR)
-        for name, detect in {"square pixels": square, f"pixel aspect {args.pixel_aspect}": ours}.items():
+        for name, detect in {"square pixels": find_and_read, f"pixel aspect {args.pixel_aspect}": ours}.items():
             detect(frame)  # warm up
             times = []
             for _ in range(args.repeat):

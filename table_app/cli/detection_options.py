@@ -61,7 +61,7 @@ def detector_from(args: argparse.Namespace) -> Callable[[Any], Any]:
     # Imported here so other commands start without loading OpenCV and onnxruntime.
     from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier  # noqa: PLC0415
     from vision.classify.verifier import verifier_option  # noqa: PLC0415
-    from vision.detect.pixel_aspect import AspectReading, detect_any_pixel_aspect, detect_at_pixel_aspect  # noqa: PLC0415
+    from vision.detect.photo_reading import read_photo  # noqa: PLC0415
     from vision.detect.still_photo import detect_tiles, make_finder  # noqa: PLC0415
     from vision.find.finder import TILE_ASPECT  # noqa: PLC0415
     from vision.find.seams import TileSize  # noqa: PLC0415
@@ -74,6 +74,4 @@ def detector_from(args: argparse.Namespace) -> Callable[[Any], Any]:
     def detect(image: Any) -> Any:
         return detect_tiles(image, classifier, finder=finder)
 
-    if pixel_aspect is None:
-        return lambda image: detect_any_pixel_aspect(image, detect)
-    return lambda image: AspectReading(pixel_aspect, detect_at_pixel_aspect(image, detect, pixel_aspect))
+    return lambda image: read_photo(image, detect, pixel_aspect)

@@ -163,7 +163,8 @@ def detect_tiles(
     """Find and read every tile: with ``finder``, else with the shipped learnt detector
     (looking at the frame at ``tile_size``'s scale when given). Which tiles lie sideways is
     settled by ``judge`` (default: the shipped one). Each tile is read along its axis and a
-    quarter turned, and kept the way it reads surer."""
+    quarter turned, and kept the way it reads surer. (A still photograph is read by
+    :func:`vision.detect.photo_reading.read_photo`, which calls this.)"""
     finder = finder or shipped_learnt_finder(tile_size)
     return read_found(image, classifier, finder.find(image).tiles, judge, turn_flips_sideways=finder.sideways_sets_axis)
 
@@ -178,10 +179,9 @@ def read_found(
     row_axes: Sequence[float] | None = None,
 ) -> tuple[Detection, ...]:
     """Found tiles (corners in ``image``) judged, settled and read: what :func:`detect_tiles`
-    does after finding. The live table reader finds tiles the same way and reads them here too,
-    so that a still photo and a table at play go through one path; it knows each tile's row
-    axis from the calibration (``row_axes``, degrees clockwise from the image's up of an upright
-    tile's long axis), which the judge otherwise takes from the tile's neighbours."""
+    does after finding, for a caller with a finder of its own. A caller that knows each tile's
+    row axis (a calibrated table: ``row_axes``, degrees clockwise from the image's up of an
+    upright tile's long axis) gives it; the judge otherwise takes it from the tile's neighbours."""
     judge = judge or shipped_judge()
     quads, calls = judge.judge(image, [t.corners for t in found], [t.sideways for t in found], row_axes)
     lies = settle_lies(image, classifier, quads, calls, turn_flips_sideways=turn_flips_sideways)
