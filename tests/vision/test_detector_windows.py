@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.forked_comparisons import detector_frames_drawn_twice
+from tests.fresh_process import in_a_fresh_process
 from vision.find.centres import STRIDE
 from vision.training.detector_data import render_frames, sideways_cells_of, window_around
 
@@ -35,13 +37,8 @@ def test_a_window_around_a_sideways_cell_holds_it_and_lies_on_the_grid_inside_th
 
 
 def test_frames_drawn_by_several_processes_are_the_frames_drawn_by_one():
-    one = render_frames(range(5, 7))
-    two = render_frames(range(5, 7), jobs=2)
-    assert np.array_equal(one.inputs, two.inputs)
-    assert np.array_equal(one.targets, two.targets)
-    assert one.sideways == two.sideways
-    for faces, again in zip(one.truths, two.truths, strict=True):
-        assert all(np.array_equal(a, b) for a, b in zip(faces, again, strict=True))
+    same = in_a_fresh_process(detector_frames_drawn_twice)
+    assert same == {"inputs": True, "targets": True, "sideways": True, "truths": True}
 
 
 def test_the_window_stream_in_the_loop_draws_the_recipes_windows_from_its_seed():

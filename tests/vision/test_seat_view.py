@@ -6,6 +6,8 @@ import json
 import numpy as np
 import pytest
 
+from tests.forked_comparisons import seat_view_sets_written_twice
+from tests.fresh_process import in_a_fresh_process
 from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier
 from vision.classify.labels import BACK_LABEL, kind_of_label
 from vision.render.seat_view import look_at_camera, render_seat_view
@@ -110,9 +112,4 @@ def test_a_negative_with_tiles_is_refused(tmp_path):
 
 
 def test_a_set_drawn_by_several_processes_is_the_set_drawn_by_one(tmp_path):
-    write_set(tmp_path / "one", 3, first_seed=70)
-    write_set(tmp_path / "two", 3, first_seed=70, jobs=2)
-    one, two = ((tmp_path / f / "labels.json").read_text(encoding="utf-8") for f in ("one", "two"))
-    assert one == two
-    for name in json.loads(one)["images"]:
-        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
+    assert in_a_fresh_process(seat_view_sets_written_twice, str(tmp_path)) == {"labels": True, "images": True}
