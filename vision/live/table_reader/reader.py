@@ -35,6 +35,7 @@ from vision.calibration.table import STANDARD_TABLE, STANDARD_TILE, PhysicalTile
 from vision.calibration.zones import STANDARD_DISTANCES, SeatDistances, ZoneBox, ZoneBoxes, zone_boxes
 from vision.classify.classifier import OnnxTileClassifier, TileReading
 from vision.classify.crops import turned_half
+from vision.detect.sideways_judge import long_axis_degrees
 from vision.detect.still_photo import Detection, SidewaysJudge, read_found, shipped_judge
 from vision.find.finder import FoundTile
 from vision.find.learnt import DEFAULT_DETECTOR, LearntTileFinder
@@ -71,6 +72,7 @@ _FOUND_MARGIN_MM: Final = 2.0  # a find covers this much felt mask past its box 
 #: sure) overlaps it by that much and is still its own tile.
 _SAME_TILE: Final = 0.5
 _SAME_TILE_SAME_READING: Final = 0.15
+_ACROSS_TWO: Final = 0.25
 _MOST_ROWS: Final = {Zone.POND: 3, Zone.WALL: 2, Zone.HAND: 1, Zone.MELDS: 2}
 
 
@@ -188,19 +190,29 @@ class TableReader:
         return None
 
     def _in_zones(self, found: Sequence[FoundTile]) -> list[_Find]:
-        """The finds that lie in a seat's zone, off the corner markers."""
+        """The finds that lie in a seat's zone, off the corner markers, each re-cut as a face of
+        the table's tile size along its seat's rows through the calibration (the detector's
+        box is looser than that: its shape and turn are a guess, the calibration's are not)."""
         finds = []
+        side = self.view.side_px
         for tile in found:
             centre = tile.corners.mean(axis=0)
             located = self._locate(centre)
             if located is None:
                 continue
             x, y = _apply(self.view.frame_to_view, centre)
-            side = self.view.side_px
             if 0 <= x < side and 0 <= y < side and self._not_tile[int(y), int(x)]:
                 continue
-            finds.append(_Find(located[0], tile))
+            seat, _, u, v = located
+            face = centred_piece(u, v, self._lies_across(seat, tile), self.scale)
+            finds.append(_Find(seat, FoundTile(_frame_quad(face, self._seat_to_frame[seat]), face.sideways)))
         return finds
+
+    def _lies_across(self, seat: int, tile: FoundTile) -> bool:
+        """Whether a find's long axis lies along its seat's rows (sideways)."""
+        axis = self._row_axis(seat, tile.corners.mean(axis=0))
+        turn = abs(long_axis_degrees(tile.corners) - axis) % 180.0
+        return min(turn, 180.0 - turn) > 45.0
 
     def _gaps(self, masks: ViewMask, occluders: np.ndarray, finds: list[_Find]) -> list[_Find]:
         """Faces where a zone holds tile that no find covers (``gaps``)."""
@@ -328,8 +340,14 @@ def _apply(homography: np.ndarray, point: np.ndarray) -> tuple[float, float]:
 
 
 def _same_tile(a: Piece, b: Piece, read_a: Detection, read_b: Detection) -> bool:
+    """Whether ``b`` is the tile ``a`` (read surer) is: see ``_SAME_TILE``. An uncertain read
+    that overlaps a sure one by a quarter is a cut across two faces (two rows, a seam)."""
     shared = _overlap(a, b)
-    return shared > _SAME_TILE or (shared > _SAME_TILE_SAME_READING and read_a.reading.label == read_b.reading.label)
+    if shared > _SAME_TILE:
+        return True
+    if read_b.reading.uncertain and shared > _ACROSS_TWO:
+        return True
+    return shared > _SAME_TILE_SAME_READING and read_a.reading.label == read_b.reading.label
 
 
 def _overlap(a: Piece, b: Piece) -> float:
