@@ -71,8 +71,10 @@ _FOUND_MARGIN_MM: Final = 2.0  # a find covers this much felt mask past its box 
 #: less: a face placed a quarter off its neighbour (a sideways one's centre is the least
 #: sure) overlaps it by that much and is still its own tile.
 _SAME_TILE: Final = 0.5
-_SAME_TILE_SAME_READING: Final = 0.15
+_SAME_TILE_SAME_READING: Final = 0.35
 _ACROSS_TWO: Final = 0.25
+_NUDGES: Final = (-1 / 3, -1 / 6, 1 / 6, 1 / 3)  # an uncertain face is also cut moved this much of its width
+_MOVED: Final = 0.15  # a face the row's run moves further than this many widths is read again there
 _MOST_ROWS: Final = {Zone.POND: 3, Zone.WALL: 2, Zone.HAND: 1, Zone.MELDS: 2}
 
 
@@ -120,6 +122,7 @@ class TableReader:
         self.view = view_geometry(calibration, geometry.px_per_mm)
         self.boxes = zone_boxes(tile, distances)
         self.scale = face_scale(tile, self.view.px_per_mm)
+        self._centre_u = self.view.half_mm * self.view.px_per_mm
         self._seat_to_frame = tuple(self.view.seat_to_frame(seat) for seat in range(4))
         self._frame_to_seat = tuple(np.linalg.inv(m) for m in self._seat_to_frame)
         _, self._wall_row_v = self.view.seat_px(np.array(0.0), np.array(wall_row_line(distances, tile)))
@@ -174,7 +177,8 @@ class TableReader:
         by_seat = self._by_seat(detections)
         result = []
         for seat in range(4):
-            by_seat[seat] = self._fit_rows(image, seat_image(masks.tiles, self.view, seat), seat, by_seat[seat])
+            fitted = self._fit_rows(image, seat_image(masks.tiles, self.view, seat), seat, by_seat[seat])
+            by_seat[seat] = self._nudged_if_surer(image, seat, fitted)
             occluded = _occluded_zones(occluders, seat, self.view, self.boxes, self.tile) | self._out_of_frame[seat]
             result.append(_SeatFind(seat, tuple(by_seat[seat]), occluded))
         return result
@@ -274,50 +278,112 @@ class TableReader:
         return by_seat
 
     def _fit_rows(self, image: np.ndarray, mask: np.ndarray, seat: int, tiles: list[ReadTile]) -> list[ReadTile]:
-        """Pond and hand rows fitted to their runs in the felt mask (``row_runs``): a run a face
-        longer or shorter than its faces re-cut the surest way with one more or one fewer."""
-        result = [t for t in tiles if t.found.zone not in (Zone.POND, Zone.HAND)]
-        for zone in (Zone.POND, Zone.HAND):
+        """Pond, hand and meld rows fitted to their runs in the felt mask (``row_runs``): a run a
+        face longer or shorter than its faces re-cut the surest way with one more or one fewer."""
+        result = [t for t in tiles if t.found.zone == Zone.WALL or (t.found.zone == Zone.MELDS and t.found.row == 1)]
+        for zone in (Zone.POND, Zone.HAND, Zone.MELDS):
             rows = sorted({t.found.row for t in tiles if t.found.zone == zone})
-            for row in rows:
+            for row in rows if zone != Zone.MELDS else [0]:
                 members = [t for t in tiles if t.found.zone == zone and t.found.row == row]
-                result += self._fit_row(image, mask, seat, members)
+                if members:
+                    result += self._fit_row(image, mask, seat, members)
         return result
 
     def _fit_row(self, image: np.ndarray, mask: np.ndarray, seat: int, tiles: list[ReadTile]) -> list[ReadTile]:
         pieces = [t.found.piece for t in tiles]
-        top = float(np.median([p.top for p in pieces]))
-        fitted = list(tiles)
-        placed: set[int] = set()
+        melds = tiles[0].found.zone == Zone.MELDS
+        # Pond rows begin at a line (a riichi tile against the centre side), meld rows end at one.
+        top = (
+            float(np.median([p.bottom for p in pieces])) - self.scale.height
+            if melds
+            else float(np.median([p.top for p in pieces]))
+        )
+        fitted: list[ReadTile | None] = list(tiles)
         for run in row_runs(mask, top, pieces, self.scale):
-            placed.update(run.members)
             turned = [pieces[i].sideways for i in run.members]
             extra = misfit(run, pieces, self.scale)
-            first = tiles[run.members[0]].found
-            if extra == 0:
-                for i, face in zip(run.members, laid_out(run, turned, top, self.scale), strict=True):
-                    fitted[i] = ReadTile(replace(tiles[i].found, piece=face), tiles[i].reading, tiles[i].quad)
-                continue
-            options = [laid_out(run, way, top, self.scale) for way in ways(turned, extra)]
+            options = [
+                laid_out(run, way, top, self.scale, self._centre_u, owner_side=melds) for way in ways(turned, extra)
+            ]
             if not options:
                 continue
-            quads = [_frame_quad(face, self._seat_to_frame[seat]) for faces in options for face in faces]
-            readings = iter(self.classifier.classify_quads(image, quads))
-            quad_list = iter(quads)
-            scored = []
-            for faces in options:
-                read = [(face, next(readings), next(quad_list)) for face in faces]
-                score = float(np.mean([np.log(max(r.confidence, 1e-6)) for _, r, _ in read]))
-                scored.append((score, read))
-            _, best = max(scored, key=lambda item: item[0])
-            if any(reading.uncertain for _, reading, _ in best):
+            if extra == 0:
+                self._moved_if_surer(image, seat, tiles, run.members, options[0], fitted)
+                continue
+            best = self._surest_way(image, seat, options)
+            if best is None:
                 continue  # no way reads surely: the run's length misled (a tile's side, blur)
+            template = tiles[run.members[0]].found
             for i in run.members:
-                fitted[i] = None  # type: ignore[call-overload]
-            for face, reading, quad in best:
-                corners = turned_half(quad) if reading.upside_down else quad
-                fitted.append(ReadTile(ZoneTile(first.zone, first.row, face), reading, corners))
+                fitted[i] = None
+            fitted += [replace(t, found=replace(template, piece=t.found.piece)) for t in best]
         return [t for t in fitted if t is not None]
+
+    def _moved_if_surer(
+        self,
+        image: np.ndarray,
+        seat: int,
+        tiles: list[ReadTile],
+        members: Sequence[int],
+        faces: list[Piece],
+        fitted: list[ReadTile | None],
+    ) -> None:
+        """A run whose count fits: each face moved where the run lays it; one moved further than
+        ``_MOVED`` of a face's width is read again there, and the surer reading kept."""
+        moved = [
+            (i, face)
+            for i, face in zip(members, faces, strict=True)
+            if abs(face.centre_u - tiles[i].found.piece.centre_u) > _MOVED * self.scale.width
+        ]
+        again = dict(zip((i for i, _ in moved), self._read_faces(image, seat, [f for _, f in moved]), strict=True))
+        for i, face in zip(members, faces, strict=True):
+            tile = tiles[i]
+            other = again.get(i)
+            if other is not None and other.reading.confidence > tile.reading.confidence:
+                fitted[i] = replace(other, found=replace(tile.found, piece=face))
+            else:
+                fitted[i] = ReadTile(replace(tile.found, piece=face), tile.reading, tile.quad)
+
+    def _nudged_if_surer(self, image: np.ndarray, seat: int, tiles: list[ReadTile]) -> list[ReadTile]:
+        """A face read as uncertain may be cut a little out of phase with its row (a tile's side
+        at the table's corner, a centre the detector placed off): it is also cut moved along its
+        row by a sixth and a third of its width each way, and the surest cut kept when it is no
+        longer uncertain. (The classifier is trained to call a crop half on another tile
+        uncertain, so a shift onto the neighbour does not read surely.)"""
+        unsure = [i for i, t in enumerate(tiles) if t.reading.uncertain]
+        moves = [
+            (i, replace(tiles[i].found.piece, left=piece.left + shift * length, right=piece.right + shift * length))
+            for i in unsure
+            for piece in [tiles[i].found.piece]
+            for length in [piece.right - piece.left]
+            for shift in _NUDGES
+        ]
+        result = list(tiles)
+        for (i, face), other in zip(moves, self._read_faces(image, seat, [f for _, f in moves]), strict=True):
+            if not other.reading.uncertain and other.reading.confidence > result[i].reading.confidence:
+                result[i] = replace(other, found=replace(tiles[i].found, piece=face))
+        return result
+
+    def _surest_way(self, image: np.ndarray, seat: int, options: list[list[Piece]]) -> list[ReadTile] | None:
+        """The way whose faces read surest (mean log confidence), if none of them reads uncertain."""
+        read = iter(self._read_faces(image, seat, [face for faces in options for face in faces]))
+        scored = []
+        for faces in options:
+            tiles = [next(read) for _ in faces]
+            scored.append((float(np.mean([np.log(max(t.reading.confidence, 1e-6)) for t in tiles])), tiles))
+        _, best = max(scored, key=lambda item: item[0])
+        return None if any(t.reading.uncertain for t in best) else best
+
+    def _read_faces(self, image: np.ndarray, seat: int, faces: list[Piece]) -> list[ReadTile]:
+        """Faces of a seat's image cut from the frame and read (zone and row left for the caller)."""
+        if not faces:
+            return []
+        quads = [_frame_quad(face, self._seat_to_frame[seat]) for face in faces]
+        readings = self.classifier.classify_quads(image, quads)
+        return [
+            ReadTile(ZoneTile(Zone.POND, 0, face), reading, turned_half(quad) if reading.upside_down else quad)
+            for face, reading, quad in zip(faces, readings, quads, strict=True)
+        ]
 
     def _assemble(self, finds: list[_SeatFind], at: float) -> TableReading:
         width = self.scale.width

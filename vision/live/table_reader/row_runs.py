@@ -78,16 +78,22 @@ def ways(sideways: Sequence[bool], extra: int) -> list[tuple[bool, ...]]:
     return [tuple(sideways)]
 
 
-def laid_out(run: Run, way: Sequence[bool], top: float, scale: FaceScale) -> list[Piece]:
-    """Faces lying ``way`` along the run, evenly spaced and centred in it, from line ``top``
-    (a sideways face lies against the row's centre side, as a riichi tile does)."""
+def laid_out(
+    run: Run, way: Sequence[bool], top: float, scale: FaceScale, centre_u: float, *, owner_side: bool = False
+) -> list[Piece]:
+    """Faces lying ``way`` along the run, evenly spaced, from line ``top``; what the run holds
+    beyond faces and gaps is a tile's side, which shows on the side nearer the table's centre
+    (column ``centre_u``). A sideways face lies against the row's centre side, as a riichi tile
+    does, or with ``owner_side`` against the owner's, as a called tile does."""
     lengths = [scale.height if turned else scale.width for turned in way]
     spare = run.right - run.left - sum(lengths)
     gap = float(np.clip(spare / max(len(way) - 1, 1), 0.0, _WIDEST_GAP_MM * scale.px_per_mm))
-    at = run.left + (spare - gap * (len(way) - 1)) / 2
+    side = max(spare - gap * (len(way) - 1), 0.0)
+    at = run.left + side if (run.left + run.right) / 2 > centre_u else run.left
     faces = []
     for turned, length in zip(way, lengths, strict=True):
         depth = scale.width if turned else scale.height
-        faces.append(Piece(at, at + length, top, top + depth, turned))
+        start = top + scale.height - depth if owner_side else top
+        faces.append(Piece(at, at + length, start, start + depth, turned))
         at += length + gap
     return faces
