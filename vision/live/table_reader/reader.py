@@ -168,7 +168,6 @@ class TableReader:
         masks = view_mask(view, 0.3 * self.tile.width_mm * self.tile.height_mm * self.view.px_per_mm**2)
         # What the camera does not see is neither tile nor felt: no tiles there, and its zones are unseen.
         masks.tiles[self._not_tile] = 0
-        masks.raw[self._not_tile] = 0
         occluders = _occluder_labels(masks.tiles, self.view, self.tile, self.distances)
         finds = self._in_zones(self.finder.find(image).tiles)
         finds += self._gaps(masks, occluders, finds)
@@ -308,7 +307,7 @@ class TableReader:
             if not options:
                 continue
             if extra == 0:
-                self._moved_if_surer(image, seat, tiles, run.members, options[0], fitted)
+                self._moved_if_surer(image, seat, tiles, list(zip(run.members, options[0], strict=True)), fitted=fitted)
                 continue
             best = self._surest_way(image, seat, options)
             if best is None:
@@ -324,19 +323,19 @@ class TableReader:
         image: np.ndarray,
         seat: int,
         tiles: list[ReadTile],
-        members: Sequence[int],
-        faces: list[Piece],
+        placed: list[tuple[int, Piece]],
+        *,
         fitted: list[ReadTile | None],
     ) -> None:
         """A run whose count fits: each face moved where the run lays it; one moved further than
         ``_MOVED`` of a face's width is read again there, and the surer reading kept."""
         moved = [
             (i, face)
-            for i, face in zip(members, faces, strict=True)
+            for i, face in placed
             if abs(face.centre_u - tiles[i].found.piece.centre_u) > _MOVED * self.scale.width
         ]
         again = dict(zip((i for i, _ in moved), self._read_faces(image, seat, [f for _, f in moved]), strict=True))
-        for i, face in zip(members, faces, strict=True):
+        for i, face in placed:
             tile = tiles[i]
             other = again.get(i)
             if other is not None and other.reading.confidence > tile.reading.confidence:
