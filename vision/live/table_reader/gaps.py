@@ -1,15 +1,17 @@
-"""Where a zone holds tile but the detector found none: faces to cut there and read.
+"""Where a zone holds tile but no placed face covers it: faces to cut there and read.
 
 The learnt detector misses about one tile of a table's hundred (a blurred corner of a dense
 pond, the turned tile under an added kan's), and a pond one tile short is a wrong pond. The
-felt mask says where tiles lie: what of it, inside a seat's zones, no found tile covers is a
+felt mask says where tiles lie: what of it, inside a seat's zones, no placed face covers is a
 gap. Opened by half a face's width (a tile's side, at most 8 mm wide at the table's edge, and
-the slivers a found tile's box leaves along its edges are thinner), each piece of gap at least
-half a face in area is cut into faces by its size: as many rows as its depth holds faces'
-heights, as many faces along each as its length holds widths, each face against the row's
-outer edge (where a face meets the felt; its side shows on the centre side). A lone face a
-height long and a width deep lies sideways. The faces go through the same reading as the
-detector's finds: the sideways judge and the classifier settle which way each lies.
+the slivers a face's box leaves along its edges are thinner), each piece of gap at least half
+a face in area is cut into faces by its size: as many rows as its depth holds faces' heights,
+as many faces along each as its length holds, each face against the row's outer edge (where
+a face meets the felt; its side shows on the centre side). A row only a face's width deep
+holds sideways faces (a riichi tile, a called tile, an added kan's). Faces that are not
+mostly tile, or darker than the placed faces (felt in a shadow), are dropped. The rest go
+through the same reading as the detector's finds: the sideways judge and the classifier
+settle which way each lies.
 """
 
 from __future__ import annotations
@@ -81,18 +83,11 @@ def _faces(box: tuple[float, float, float, float], scale: FaceScale, max_rows: i
     pitch = depth / rows
     for row in range(rows):
         outer = bottom - row * pitch
-        # A lone face as long as a height and as deep as a width lies sideways.
-        sideways = (
-            round(length / scale.width) <= 1
-            and length > (scale.width + scale.height) / 2
-            and pitch < (scale.width + scale.height) / 2
-        )
-        if sideways:
-            middle = (left + right) / 2
-            yield Piece(middle - scale.height / 2, middle + scale.height / 2, outer - scale.width, outer, True)
-            continue
-        count = max(round(length / scale.width), 1)
-        along = length / count
+        # A row no deeper than a face is wide holds sideways faces (a riichi tile, a called one).
+        sideways = pitch < (scale.width + scale.height) / 2
+        along, across = (scale.height, scale.width) if sideways else (scale.width, scale.height)
+        count = max(round(length / along), 1)
+        step = length / count
         for index in range(count):
-            middle = left + (index + 0.5) * along
-            yield Piece(middle - scale.width / 2, middle + scale.width / 2, outer - scale.height, outer, False)
+            middle = left + (index + 0.5) * step
+            yield Piece(middle - along / 2, middle + along / 2, outer - across, outer, sideways)

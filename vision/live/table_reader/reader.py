@@ -169,18 +169,31 @@ class TableReader:
         # What the camera does not see is neither tile nor felt: no tiles there, and its zones are unseen.
         masks.tiles[self._not_tile] = 0
         occluders = _occluder_labels(masks.tiles, self.view, self.tile, self.distances)
-        finds = self._in_zones(self.finder.find(image).tiles)
-        finds += self._gaps(masks, occluders, finds)
-        axes = [self._row_axis(find.seat, find.tile.corners.mean(axis=0)) for find in finds]
-        detections = read_found(image, self.classifier, [find.tile for find in finds], self.judge, row_axes=axes)
-        by_seat = self._by_seat(detections)
+        read = self._read_finds(image, self._in_zones(self.finder.find(image).tiles))
+        placed = self._placed(image, masks, read)
+        # Where tile shows that no placed face covers, the detector missed a face: cut one there.
+        gaps = self._gaps(masks, occluders, [tile.quad for tiles in placed for tile in tiles])
+        if gaps:
+            again = [Detection(t.quad, t.reading, t.found.piece.sideways) for tiles in placed for t in tiles]
+            placed = self._placed(image, masks, again + self._read_finds(image, gaps))
         result = []
+        for seat in range(4):
+            occluded = _occluded_zones(occluders, seat, self.view, self.boxes, self.tile) | self._out_of_frame[seat]
+            result.append(_SeatFind(seat, tuple(placed[seat]), occluded))
+        return result
+
+    def _read_finds(self, image: np.ndarray, finds: list[_Find]) -> list[Detection]:
+        """Finds judged (each with its seat's row axis), settled and read, as ``vision detect`` does."""
+        axes = [self._row_axis(find.seat, find.tile.corners.mean(axis=0)) for find in finds]
+        return list(read_found(image, self.classifier, [find.tile for find in finds], self.judge, row_axes=axes))
+
+    def _placed(self, image: np.ndarray, masks: ViewMask, detections: Sequence[Detection]) -> list[list[ReadTile]]:
+        """Read tiles in their seats' zones, rows and melds, the rows fitted to the felt mask."""
+        by_seat = self._by_seat(detections)
         for seat in range(4):
             fitted = self._fit_rows(image, seat_image(masks.tiles, self.view, seat), seat, by_seat[seat])
             by_seat[seat] = self._nudged_if_surer(image, seat, fitted)
-            occluded = _occluded_zones(occluders, seat, self.view, self.boxes, self.tile) | self._out_of_frame[seat]
-            result.append(_SeatFind(seat, tuple(by_seat[seat]), occluded))
-        return result
+        return by_seat
 
     def _locate(self, point: np.ndarray) -> tuple[int, Zone, float, float] | None:
         """The seat and zone a frame point lies in, and its seat-image pixel (u, v); None off every zone."""
@@ -217,11 +230,11 @@ class TableReader:
         turn = abs(long_axis_degrees(tile.corners) - axis) % 180.0
         return min(turn, 180.0 - turn) > 45.0
 
-    def _gaps(self, masks: ViewMask, occluders: np.ndarray, finds: list[_Find]) -> list[_Find]:
-        """Faces where a zone holds tile that no find covers (``gaps``)."""
+    def _gaps(self, masks: ViewMask, occluders: np.ndarray, quads: list[np.ndarray]) -> list[_Find]:
+        """Faces where a zone holds tile that no placed face (``quads``, frame pixels) covers (``gaps``)."""
         covered = np.zeros_like(masks.tiles)
-        for find in finds:
-            corners = find.tile.corners.reshape(-1, 1, 2).astype(np.float64)
+        for corners_2d in quads:
+            corners = corners_2d.reshape(-1, 1, 2).astype(np.float64)
             quad = cv2.perspectiveTransform(corners, self.view.frame_to_view)
             cv2.fillConvexPoly(covered, np.round(quad.reshape(-1, 2) * 4).astype(np.int32), 1, shift=2)
         margin = max(round(2 * _FOUND_MARGIN_MM * self.view.px_per_mm) + 1, 1)
