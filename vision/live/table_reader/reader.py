@@ -44,11 +44,13 @@ from vision.live.table_reader.gaps import GapSearch, gap_faces
 from vision.live.table_reader.row_runs import laid_out, misfit, row_runs, ways
 from vision.live.table_reader.seat_tiles import (
     PARALLAX,
+    FaceScale,
     Piece,
     ZoneTile,
     arrange,
     centred_piece,
     face_scale,
+    group_melds,
     wall_row_line,
     zone_box_items,
     zone_box_of,
@@ -192,7 +194,7 @@ class TableReader:
         by_seat = self._by_seat(detections)
         for seat in range(4):
             fitted = self._fit_rows(image, seat_image(masks.tiles, self.view, seat), seat, by_seat[seat])
-            by_seat[seat] = self._nudged_if_surer(image, seat, fitted)
+            by_seat[seat] = _melds_grouped(self._nudged_if_surer(image, seat, fitted), self.scale)
         return by_seat
 
     def _locate(self, point: np.ndarray) -> tuple[int, Zone, float, float] | None:
@@ -206,7 +208,7 @@ class TableReader:
         return None
 
     def _in_zones(self, found: Sequence[FoundTile]) -> list[_Find]:
-        """The finds that lie in a seat's zone, off the corner markers, each re-cut as a face of
+        """The finds that lie in a seat's zone, in the camera's view, each re-cut as a face of
         the table's tile size along its seat's rows through the calibration (the detector's
         box is looser than that: its shape and turn are a guess, the calibration's are not)."""
         finds = []
@@ -217,7 +219,7 @@ class TableReader:
             if located is None:
                 continue
             x, y = _apply(self.view.frame_to_view, centre)
-            if 0 <= x < side and 0 <= y < side and self._not_tile[int(y), int(x)]:
+            if 0 <= x < side and 0 <= y < side and self._unseen[int(y), int(x)]:
                 continue
             seat, _, u, v = located
             face = centred_piece(u, v, self._lies_across(seat, tile), self.scale)
@@ -284,16 +286,17 @@ class TableReader:
             for zone in Zone:
                 here = [(piece, d) for s, z, piece, d in located if s == seat and z == zone]
                 placed = arrange(zone, [piece for piece, _ in here], self.scale, float(self._wall_row_v))
-                for found, (_, detection) in zip(placed, here, strict=True):
-                    if found is not None:
-                        by_seat[seat].append(ReadTile(found, detection.reading, detection.corners))
+                by_seat[seat] += [
+                    ReadTile(found, detection.reading, detection.corners)
+                    for found, (_, detection) in zip(placed, here, strict=True)
+                ]
         return by_seat
 
     def _fit_rows(self, image: np.ndarray, mask: np.ndarray, seat: int, tiles: list[ReadTile]) -> list[ReadTile]:
-        """Pond, hand and meld rows fitted to their runs in the felt mask (``row_runs``): a run a
-        face longer or shorter than its faces re-cut the surest way with one more or one fewer."""
-        result = [t for t in tiles if t.found.zone == Zone.WALL or (t.found.zone == Zone.MELDS and t.found.row == 1)]
-        for zone in (Zone.POND, Zone.HAND, Zone.MELDS):
+        """Every row but the added kans' fitted to its runs in the felt mask (``row_runs``): a run
+        a face or two longer or shorter than its faces re-cut the surest way with more or fewer."""
+        result = [t for t in tiles if t.found.zone == Zone.MELDS and t.found.row == 1]
+        for zone in (Zone.POND, Zone.WALL, Zone.HAND, Zone.MELDS):
             rows = sorted({t.found.row for t in tiles if t.found.zone == zone})
             for row in rows if zone != Zone.MELDS else [0]:
                 members = [t for t in tiles if t.found.zone == zone and t.found.row == row]
@@ -415,6 +418,14 @@ class TableReader:
 def _apply(homography: np.ndarray, point: np.ndarray) -> tuple[float, float]:
     x, y, w = homography @ np.array([float(point[0]), float(point[1]), 1.0])
     return float(x / w), float(y / w)
+
+
+def _melds_grouped(tiles: list[ReadTile], scale: FaceScale) -> list[ReadTile]:
+    """The seat's tiles with each meld tile given its meld; meld tiles in none left out."""
+    melds = [t for t in tiles if t.found.zone == Zone.MELDS]
+    grouped = group_melds([t.found for t in melds], scale)
+    kept = [replace(t, found=found) for t, found in zip(melds, grouped, strict=True) if found is not None]
+    return [t for t in tiles if t.found.zone != Zone.MELDS] + kept
 
 
 def _same_tile(a: Piece, b: Piece, read_a: Detection, read_b: Detection) -> bool:

@@ -12,6 +12,7 @@ the winning tile apart from an open hand).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -69,13 +70,22 @@ def misfit(run: Run, pieces: Sequence[Piece], scale: FaceScale) -> int:
 
 
 def ways(sideways: Sequence[bool], extra: int) -> list[tuple[bool, ...]]:
-    """Each way the run's faces may lie, left to right (True: sideways): with one upright
-    face inserted at each place (``extra`` 1), or each face left out (``extra`` -1)."""
-    if extra == 1:
-        return [(*sideways[:at], False, *sideways[at:]) for at in range(len(sideways) + 1)]
+    """Each way the run's faces may lie, left to right (True: sideways): with ``extra`` upright
+    faces inserted (1 or 2: at every places), or a face left out (-1: each in turn). A run two
+    faces long may hold only one more: a tile's side and a gap between two melds lengthen a
+    meld row's run at the table's corners, so one more is tried too. No way for more."""
     if extra == -1:
         return [(*sideways[:at], *sideways[at + 1 :]) for at in range(len(sideways))] if len(sideways) > 1 else []
-    return [tuple(sideways)]
+    if extra not in (1, 2):
+        return [tuple(sideways)] if extra == 0 else []
+    found: list[tuple[bool, ...]] = []
+    for count in range(1, extra + 1):
+        for places in itertools.combinations(range(len(sideways) + count), count):
+            given = iter(sideways)
+            way = tuple(False if at in places else next(given) for at in range(len(sideways) + count))
+            if way not in found:
+                found.append(way)
+    return found
 
 
 def laid_out(

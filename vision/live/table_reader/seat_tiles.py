@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 import numpy as np
@@ -95,18 +95,21 @@ def zone_box_items(boxes: ZoneBoxes) -> tuple[tuple[Zone, ZoneBox], ...]:
     return ((Zone.POND, boxes.pond), (Zone.WALL, boxes.wall), (Zone.HAND, boxes.open_hand), (Zone.MELDS, boxes.melds))
 
 
-def arrange(zone: Zone, pieces: Sequence[Piece], scale: FaceScale, wall_row_line: float) -> list[ZoneTile | None]:
-    """Each piece of one zone of one seat placed in its row (and meld), in the given order;
-    ``None`` for a piece that has no place (a lone tile in the melds' row). ``wall_row_line``:
-    the seat-image line past which a wall zone's tile lies in the wall's row, not the ura row."""
+def arrange(zone: Zone, pieces: Sequence[Piece], scale: FaceScale, wall_row_line: float) -> list[ZoneTile]:
+    """Each piece of one zone of one seat placed in its row, in the given order (melds are
+    grouped afterwards, once their row is fitted: :func:`group_melds`). ``wall_row_line``: the
+    seat-image line past which a wall zone's tile lies in the wall's row, not the ura row."""
     if zone == Zone.POND:
         rows = _rows_by_top(pieces, scale)
         return [ZoneTile(zone, row, piece) for piece, row in zip(pieces, rows, strict=True)]
     if zone == Zone.WALL:
         return [ZoneTile(zone, 0 if p.centre_v > wall_row_line else 1, p) for p in pieces]
-    if zone == Zone.HAND:
+    if zone == Zone.HAND or not pieces:
         return [ZoneTile(zone, 0, piece) for piece in pieces]
-    return _melds(pieces, scale)
+    # An added kan's tile lies sideways on the centre side of the turned one: well in from the
+    # row's outer edge.
+    outer = max(p.bottom for p in pieces)
+    return [ZoneTile(zone, 1 if p.sideways and p.bottom < outer - _ADDED_IN * scale.width else 0, p) for p in pieces]
 
 
 def _rows_by_top(pieces: Sequence[Piece], scale: FaceScale) -> list[int]:
@@ -125,25 +128,22 @@ def _rows_by_top(pieces: Sequence[Piece], scale: FaceScale) -> list[int]:
     return rows
 
 
-def _melds(pieces: Sequence[Piece], scale: FaceScale) -> list[ZoneTile | None]:
-    """The meld row's tiles grouped into melds, and each added kan's tile given the meld of
-    the turned tile it lies on."""
-    if not pieces:
-        return []
-    outer = max(p.bottom for p in pieces)
-    added = [p.sideways and p.bottom < outer - _ADDED_IN * scale.width for p in pieces]
-    in_row = sorted((p for p, a in zip(pieces, added, strict=True) if not a), key=lambda p: p.left)
+def group_melds(tiles: Sequence[ZoneTile], scale: FaceScale) -> list[ZoneTile | None]:
+    """The meld zone's tiles, in the given order, each with its meld: the row's tiles grouped
+    into melds, each added kan's tile given the meld of the turned tile it lies on; ``None``
+    for a tile in no meld (a lone tile)."""
+    in_row = sorted((t.piece for t in tiles if t.row == 0), key=lambda p: p.left)
     groups = meld_groups(in_row, scale)
     meld_of = {id(piece): index for index, group in enumerate(groups) for piece in group}
     spans = [(group[0].left, group[-1].right) for group in groups]
     result: list[ZoneTile | None] = []
-    for piece, is_added in zip(pieces, added, strict=True):
-        if not is_added:
-            meld = meld_of.get(id(piece))
-            result.append(None if meld is None else ZoneTile(Zone.MELDS, 0, piece, meld))
+    for tile in tiles:
+        if tile.row == 0:
+            meld = meld_of.get(id(tile.piece))
+            result.append(None if meld is None else replace(tile, meld=meld))
             continue
-        over = [i for i, (left, right) in enumerate(spans) if left <= piece.centre_u <= right]
-        result.append(ZoneTile(Zone.MELDS, 1, piece, over[0]) if over else None)
+        over = [i for i, (left, right) in enumerate(spans) if left <= tile.piece.centre_u <= right]
+        result.append(replace(tile, meld=over[0]) if over else None)
     return result
 
 
