@@ -34,22 +34,21 @@ from vision.calibration.markers import TABLE_MARKER_MM
 from vision.calibration.table import STANDARD_TABLE, STANDARD_TILE, PhysicalTileSize, TableGeometry
 from vision.calibration.zones import STANDARD_DISTANCES, SeatDistances, ZoneBox, ZoneBoxes, zone_boxes
 from vision.classify.classifier import OnnxTileClassifier, TileReading
-from vision.classify.crops import turned_half
 from vision.detect.sideways_judge import long_axis_degrees
 from vision.detect.still_photo import Detection, SidewaysJudge, read_found, shipped_judge
 from vision.find.finder import FoundTile
 from vision.find.learnt import DEFAULT_DETECTOR, LearntTileFinder
 from vision.live.reading import SeenTile, TableReading, Zone
 from vision.live.table_reader.gaps import GapSearch, gap_faces
-from vision.live.table_reader.row_runs import laid_out, misfit, row_runs, ways
+from vision.live.table_reader.row_fitting import SeatRows
 from vision.live.table_reader.seat_tiles import (
     PARALLAX,
     FaceScale,
     Piece,
-    ZoneTile,
     arrange,
     centred_piece,
     face_scale,
+    frame_quad,
     group_melds,
     wall_row_line,
     zone_box_items,
@@ -75,8 +74,6 @@ _FOUND_MARGIN_MM: Final = 2.0  # a find covers this much felt mask past its box 
 _SAME_TILE: Final = 0.5
 _SAME_TILE_SAME_READING: Final = 0.35
 _ACROSS_TWO: Final = 0.25
-_NUDGES: Final = (-1 / 3, -1 / 6, 1 / 6, 1 / 3)  # an uncertain face is also cut moved this much of its width
-_MOVED: Final = 0.15  # a face the row's run moves further than this many widths is read again there
 _MOST_ROWS: Final = {Zone.POND: 3, Zone.WALL: 2, Zone.HAND: 1, Zone.MELDS: 2}
 
 
@@ -124,9 +121,12 @@ class TableReader:
         self.view = view_geometry(calibration, geometry.px_per_mm)
         self.boxes = zone_boxes(tile, distances)
         self.scale = face_scale(tile, self.view.px_per_mm)
-        self._centre_u = self.view.half_mm * self.view.px_per_mm
         self._seat_to_frame = tuple(self.view.seat_to_frame(seat) for seat in range(4))
         self._frame_to_seat = tuple(np.linalg.inv(m) for m in self._seat_to_frame)
+        self._rows = tuple(
+            SeatRows(classifier, to_frame, self.scale, self.view.half_mm * self.view.px_per_mm)
+            for to_frame in self._seat_to_frame
+        )
         _, self._wall_row_v = self.view.seat_px(np.array(0.0), np.array(wall_row_line(distances, tile)))
         self.finder = LearntTileFinder(
             detector, threshold=PEAK_THRESHOLD, tile_height=_frame_tile_height(self.view, self._seat_to_frame, tile)
@@ -193,8 +193,8 @@ class TableReader:
         """Read tiles in their seats' zones, rows and melds, the rows fitted to the felt mask."""
         by_seat = self._by_seat(detections)
         for seat in range(4):
-            fitted = self._fit_rows(image, seat_image(masks.tiles, self.view, seat), seat, by_seat[seat])
-            by_seat[seat] = _melds_grouped(self._nudged_if_surer(image, seat, fitted), self.scale)
+            fitted = self._rows[seat].fitted(image, seat_image(masks.tiles, self.view, seat), by_seat[seat])
+            by_seat[seat] = _melds_grouped(fitted, self.scale)
         return by_seat
 
     def _locate(self, point: np.ndarray) -> tuple[int, Zone, float, float] | None:
@@ -223,7 +223,7 @@ class TableReader:
                 continue
             seat, _, u, v = located
             face = centred_piece(u, v, self._lies_across(seat, tile), self.scale)
-            finds.append(_Find(seat, FoundTile(_frame_quad(face, self._seat_to_frame[seat]), face.sideways)))
+            finds.append(_Find(seat, FoundTile(frame_quad(face, self._seat_to_frame[seat]), face.sideways)))
         return finds
 
     def _lies_across(self, seat: int, tile: FoundTile) -> bool:
@@ -257,7 +257,7 @@ class TableReader:
                 origin = (columns.start or 0, lines.start or 0)
                 search = GapSearch(parts[0], parts[1], parts[2], origin, _MOST_ROWS[zone], face_level)
                 for piece in gap_faces(search, self.scale):
-                    gaps.append(_Find(seat, FoundTile(_frame_quad(piece, self._seat_to_frame[seat]), piece.sideways)))
+                    gaps.append(_Find(seat, FoundTile(frame_quad(piece, self._seat_to_frame[seat]), piece.sideways)))
         if gaps:
             log.debug("%d faces cut where the detector found none", len(gaps))
         return gaps
@@ -291,114 +291,6 @@ class TableReader:
                     for found, (_, detection) in zip(placed, here, strict=True)
                 ]
         return by_seat
-
-    def _fit_rows(self, image: np.ndarray, mask: np.ndarray, seat: int, tiles: list[ReadTile]) -> list[ReadTile]:
-        """Every row but the added kans' fitted to its runs in the felt mask (``row_runs``): a run
-        a face or two longer or shorter than its faces re-cut the surest way with more or fewer."""
-        result = [t for t in tiles if t.found.zone == Zone.MELDS and t.found.row == 1]
-        for zone in (Zone.POND, Zone.WALL, Zone.HAND, Zone.MELDS):
-            rows = sorted({t.found.row for t in tiles if t.found.zone == zone})
-            for row in rows if zone != Zone.MELDS else [0]:
-                members = [t for t in tiles if t.found.zone == zone and t.found.row == row]
-                if members:
-                    result += self._fit_row(image, mask, seat, members)
-        return result
-
-    def _fit_row(self, image: np.ndarray, mask: np.ndarray, seat: int, tiles: list[ReadTile]) -> list[ReadTile]:
-        pieces = [t.found.piece for t in tiles]
-        melds = tiles[0].found.zone == Zone.MELDS
-        # Pond rows begin at a line (a riichi tile against the centre side), meld rows end at one.
-        top = (
-            float(np.median([p.bottom for p in pieces])) - self.scale.height
-            if melds
-            else float(np.median([p.top for p in pieces]))
-        )
-        fitted: list[ReadTile | None] = list(tiles)
-        for run in row_runs(mask, top, pieces, self.scale):
-            turned = [pieces[i].sideways for i in run.members]
-            extra = misfit(run, pieces, self.scale)
-            options = [
-                laid_out(run, way, top, self.scale, self._centre_u, owner_side=melds) for way in ways(turned, extra)
-            ]
-            if not options:
-                continue
-            if extra == 0:
-                self._moved_if_surer(image, seat, tiles, list(zip(run.members, options[0], strict=True)), fitted=fitted)
-                continue
-            best = self._surest_way(image, seat, options)
-            if best is None:
-                continue  # no way reads surely: the run's length misled (a tile's side, blur)
-            template = tiles[run.members[0]].found
-            for i in run.members:
-                fitted[i] = None
-            fitted += [replace(t, found=replace(template, piece=t.found.piece)) for t in best]
-        return [t for t in fitted if t is not None]
-
-    def _moved_if_surer(
-        self,
-        image: np.ndarray,
-        seat: int,
-        tiles: list[ReadTile],
-        placed: list[tuple[int, Piece]],
-        *,
-        fitted: list[ReadTile | None],
-    ) -> None:
-        """A run whose count fits: each face moved where the run lays it; one moved further than
-        ``_MOVED`` of a face's width is read again there, and the surer reading kept."""
-        moved = [
-            (i, face)
-            for i, face in placed
-            if abs(face.centre_u - tiles[i].found.piece.centre_u) > _MOVED * self.scale.width
-        ]
-        again = dict(zip((i for i, _ in moved), self._read_faces(image, seat, [f for _, f in moved]), strict=True))
-        for i, face in placed:
-            tile = tiles[i]
-            other = again.get(i)
-            if other is not None and other.reading.confidence > tile.reading.confidence:
-                fitted[i] = replace(other, found=replace(tile.found, piece=face))
-            else:
-                fitted[i] = ReadTile(replace(tile.found, piece=face), tile.reading, tile.quad)
-
-    def _nudged_if_surer(self, image: np.ndarray, seat: int, tiles: list[ReadTile]) -> list[ReadTile]:
-        """A face read as uncertain may be cut a little out of phase with its row (a tile's side
-        at the table's corner, a centre the detector placed off): it is also cut moved along its
-        row by a sixth and a third of its width each way, and the surest cut kept when it is no
-        longer uncertain. (The classifier is trained to call a crop half on another tile
-        uncertain, so a shift onto the neighbour does not read surely.)"""
-        unsure = [i for i, t in enumerate(tiles) if t.reading.uncertain]
-        moves = [
-            (i, replace(tiles[i].found.piece, left=piece.left + shift * length, right=piece.right + shift * length))
-            for i in unsure
-            for piece in [tiles[i].found.piece]
-            for length in [piece.right - piece.left]
-            for shift in _NUDGES
-        ]
-        result = list(tiles)
-        for (i, face), other in zip(moves, self._read_faces(image, seat, [f for _, f in moves]), strict=True):
-            if not other.reading.uncertain and other.reading.confidence > result[i].reading.confidence:
-                result[i] = replace(other, found=replace(tiles[i].found, piece=face))
-        return result
-
-    def _surest_way(self, image: np.ndarray, seat: int, options: list[list[Piece]]) -> list[ReadTile] | None:
-        """The way whose faces read surest (mean log confidence), if none of them reads uncertain."""
-        read = iter(self._read_faces(image, seat, [face for faces in options for face in faces]))
-        scored = []
-        for faces in options:
-            tiles = [next(read) for _ in faces]
-            scored.append((float(np.mean([np.log(max(t.reading.confidence, 1e-6)) for t in tiles])), tiles))
-        _, best = max(scored, key=lambda item: item[0])
-        return None if any(t.reading.uncertain for t in best) else best
-
-    def _read_faces(self, image: np.ndarray, seat: int, faces: list[Piece]) -> list[ReadTile]:
-        """Faces of a seat's image cut from the frame and read (zone and row left for the caller)."""
-        if not faces:
-            return []
-        quads = [_frame_quad(face, self._seat_to_frame[seat]) for face in faces]
-        readings = self.classifier.classify_quads(image, quads)
-        return [
-            ReadTile(ZoneTile(Zone.POND, 0, face), reading, turned_half(quad) if reading.upside_down else quad)
-            for face, reading, quad in zip(faces, readings, quads, strict=True)
-        ]
 
     def _assemble(self, finds: list[_SeatFind], at: float) -> TableReading:
         width = self.scale.width
@@ -464,17 +356,6 @@ def _frame_tile_height(view: ViewGeometry, seat_to_frame: Sequence[np.ndarray], 
         b = np.array(_apply(seat_to_frame[seat], np.array([float(u), float(far)])))
         lengths.append(float(np.linalg.norm(b - a)))
     return float(np.mean(lengths))
-
-
-def _frame_quad(piece: Piece, seat_to_frame: np.ndarray) -> np.ndarray:
-    left, right, top, bottom = piece.left - 0.5, piece.right - 0.5, piece.top - 0.5, piece.bottom - 0.5
-    if piece.sideways:
-        # Face order with the face's top to the left: its top-left corner is the image's bottom-left.
-        corners = [(left, bottom), (left, top), (right, top), (right, bottom)]
-    else:
-        corners = [(left, top), (right, top), (right, bottom), (left, bottom)]
-    points = np.asarray(corners, np.float64).reshape(-1, 1, 2)
-    return np.asarray(cv2.perspectiveTransform(points, seat_to_frame).reshape(4, 2))
 
 
 def _unseen(calibration: Calibration, view: ViewGeometry) -> np.ndarray:

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
+import cv2
 import numpy as np
 
 from vision.calibration.table import PhysicalTileSize
@@ -260,3 +261,15 @@ def wall_row_line(distances: SeatDistances, tile: PhysicalTileSize) -> float:
     row (its centre lies half a tile in from the wall's edge), nearer in the ura row (a tile
     and a half)."""
     return distances.wall_mm - tile.height_mm
+
+
+def frame_quad(piece: Piece, seat_to_frame: np.ndarray) -> np.ndarray:
+    """A face's corners in the frame (face order), through ``seat_to_frame``."""
+    left, right, top, bottom = piece.left - 0.5, piece.right - 0.5, piece.top - 0.5, piece.bottom - 0.5
+    if piece.sideways:
+        # Face order with the face's top to the left: its top-left corner is the image's bottom-left.
+        corners = [(left, bottom), (left, top), (right, top), (right, bottom)]
+    else:
+        corners = [(left, top), (right, top), (right, bottom), (left, bottom)]
+    points = np.asarray(corners, np.float64).reshape(-1, 1, 2)
+    return np.asarray(cv2.perspectiveTransform(points, seat_to_frame).reshape(4, 2))
