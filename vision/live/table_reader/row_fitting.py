@@ -22,7 +22,9 @@ from vision.live.table_reader.seat_tiles import FaceScale, Piece, ZoneTile, fram
 from vision.live.table_reader.structure import ReadTile
 
 _NUDGES: Final = (-1 / 3, -1 / 6, 1 / 6, 1 / 3)  # an uncertain face is also cut moved this much of its width
-_MOVED: Final = 0.15  # a face the row's run moves further than this many widths is read again there
+#: A face the row's run moves further than this many widths (along the row or across it: a cut
+#: re-phased half a face across lands between two rows) is read again there.
+_MOVED: Final = 0.15
 
 
 @dataclass(frozen=True, eq=False)
@@ -90,12 +92,14 @@ class SeatRows:
         *,
         fitted: list[ReadTile | None],
     ) -> None:
-        """A run whose count fits: each face moved where the run lays it; one moved further than
-        ``_MOVED`` of a face's width is read again there, and the surer reading kept."""
+        """A run whose count fits: each face moved where the run lays it (across, to the row's
+        band); one moved further than ``_MOVED`` of a face's width is read again there, and the
+        surer reading kept."""
         moved = [
             (i, face)
             for i, face in placed
             if abs(face.centre_u - tiles[i].found.piece.centre_u) > _MOVED * self.scale.width
+            or abs(face.centre_v - tiles[i].found.piece.centre_v) > _MOVED * self.scale.width
         ]
         again = dict(zip((i for i, _ in moved), self._read_faces(image, [f for _, f in moved]), strict=True))
         for i, face in placed:
