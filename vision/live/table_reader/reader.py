@@ -1,10 +1,17 @@
 """``TableReader``: one calibrated frame → a ``TableReading``.
 
-The frame is warped once to a square top-down view; each seat's part of it is turned upright
-(a quarter turn of the array, no copy), where its zones' rows are found and cut into tiles
-(``seat_tiles``). Every tile's face is cut from the *frame* through the calibration, as the
-classifier's training crops were, and all crops of the frame go to the classifier in one
-batch. ``structure`` then orders ponds, groups melds and sets the winning tile apart.
+Tiles are found and read as ``jantaku vision detect`` finds and reads them: the learnt
+detector looks at the frame once, at the scale the calibration gives a face (its peak
+threshold a little lower than on photos: a find outside every zone is dropped anyway), the
+tile verifier drops what is no face, the sideways judge settles which finds lie across their
+rows, each seat's row axis known from the calibration (``known_axes``), and the classifier
+reads each face both ways and a quarter turned (``vision.detect.still_photo.read_found``).
+
+The detector misses about one tile of a table's hundred, and a pond one tile short is wrong:
+so where the felt mask says a zone holds tile that no find covers, faces are cut there
+(``gaps``) and read with the finds. Each read tile's centre, taken through the calibration to
+its seat's upright image, says its zone; ``seat_tiles`` puts it in its row and meld, and
+``structure`` orders ponds, groups melds and sets the winning tile apart.
 
 Occlusion: tiles never lie between a seat's wall and its hand, nor past its melds; something
 not felt there is an arm or a hand over the table, and every zone that the same blob reaches is
@@ -14,7 +21,9 @@ reported occluded (its content left out) rather than read short.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Final
 
 import cv2
@@ -25,22 +34,47 @@ from vision.calibration.markers import TABLE_MARKER_MM
 from vision.calibration.table import STANDARD_TABLE, STANDARD_TILE, PhysicalTileSize, TableGeometry
 from vision.calibration.zones import STANDARD_DISTANCES, SeatDistances, ZoneBox, ZoneBoxes, zone_boxes
 from vision.classify.classifier import OnnxTileClassifier, TileReading
-from vision.classify.crops import crop_tile
+from vision.detect.sideways_judge import long_axis_degrees
+from vision.detect.still_photo import Detection, SidewaysJudge, read_found, shipped_judge
+from vision.find.finder import FoundTile
+from vision.find.learnt import DEFAULT_DETECTOR, LearntTileFinder
 from vision.live.reading import SeenTile, TableReading, Zone
-from vision.live.table_reader.rows import Piece, SeatImage
-from vision.live.table_reader.seat_tiles import PARALLAX, ZoneTile, find_seat_tiles
+from vision.live.table_reader.gaps import GapSearch, gap_faces
+from vision.live.table_reader.row_fitting import SeatRows
+from vision.live.table_reader.seat_tiles import (
+    PARALLAX,
+    FaceScale,
+    Piece,
+    arrange,
+    centred_piece,
+    face_scale,
+    frame_quad,
+    group_melds,
+    wall_row_line,
+    zone_box_items,
+    zone_box_of,
+)
 from vision.live.table_reader.seat_view import ViewGeometry, seat_image, view_geometry, warp_view
-from vision.live.table_reader.structure import ReadTile, seat_reading, surest_melds, wall_reading
-from vision.live.table_reader.tile_mask import view_mask
+from vision.live.table_reader.structure import ReadTile, seat_reading, wall_reading
+from vision.live.table_reader.tile_mask import ViewMask, view_mask
 from vision.sources.frame import CameraFrame
 
 log = logging.getLogger(__name__)
 
 _OCCLUDER_AREA: Final = 1.5  # tile faces' worth of not-felt where no tile lies, to call it an occluder
-_UNSURE_POND: Final = 0.5  # a pond face read less surely than this is also tried the other way
-_SURER: Final = 2.0  # ... and turned if the classifier is this many times surer of that
-_NUDGES: Final = (-1 / 3, -1 / 6, 1 / 6, 1 / 3)  # an uncertain face is also cut moved this much of its width
 _MARKER_SLACK_MM: Final = 2.0  # a marker's square is ignored this much wider: the calibration's error, blur
+#: The detector's peak threshold here (its own, chosen on photographs, is 0.3): a find outside
+#: the seats' zones is dropped, so the table can afford more of the faint peaks of blurred faces.
+PEAK_THRESHOLD: Final = 0.2
+_FOUND_MARGIN_MM: Final = 2.0  # a find covers this much felt mask past its box (blur, the box's error)
+#: Two read tiles whose faces share this much of the smaller one are one (the detector can
+#: fire twice on a sideways face); the surer reading stays. Two that read the same share
+#: less: a face placed a quarter off its neighbour (a sideways one's centre is the least
+#: sure) overlaps it by that much and is still its own tile.
+_SAME_TILE: Final = 0.5
+_SAME_TILE_SAME_READING: Final = 0.35
+_ACROSS_TWO: Final = 0.25
+_MOST_ROWS: Final = {Zone.POND: 3, Zone.WALL: 2, Zone.HAND: 1, Zone.MELDS: 2}
 
 
 @dataclass(frozen=True, eq=False)
@@ -53,8 +87,16 @@ class PlacedReading:
 @dataclass(frozen=True, slots=True)
 class _SeatFind:
     seat: int
-    tiles: tuple[ZoneTile, ...]
+    tiles: tuple[ReadTile, ...]
     occluded: frozenset[Zone]
+
+
+@dataclass(frozen=True, eq=False)
+class _Find:
+    """A face to read, the seat whose zone it lies in."""
+
+    seat: int
+    tile: FoundTile
 
 
 class TableReader:
@@ -69,6 +111,8 @@ class TableReader:
         distances: SeatDistances = STANDARD_DISTANCES,
         *,
         marker_mm: float = TABLE_MARKER_MM,
+        detector: Path = DEFAULT_DETECTOR,
+        judge: SidewaysJudge | None = None,
     ) -> None:
         self.calibration = calibration
         self.classifier = classifier
@@ -76,11 +120,21 @@ class TableReader:
         self.distances = distances
         self.view = view_geometry(calibration, geometry.px_per_mm)
         self.boxes = zone_boxes(tile, distances)
+        self.scale = face_scale(tile, self.view.px_per_mm)
         self._seat_to_frame = tuple(self.view.seat_to_frame(seat) for seat in range(4))
+        self._frame_to_seat = tuple(np.linalg.inv(m) for m in self._seat_to_frame)
+        self._rows = tuple(
+            SeatRows(classifier, to_frame, self.scale, self.view.half_mm * self.view.px_per_mm)
+            for to_frame in self._seat_to_frame
+        )
+        _, self._wall_row_v = self.view.seat_px(np.array(0.0), np.array(wall_row_line(distances, tile)))
+        self.finder = LearntTileFinder(
+            detector, threshold=PEAK_THRESHOLD, tile_height=_frame_tile_height(self.view, self._seat_to_frame, tile)
+        )
+        self.judge = judge or shipped_judge()
         self._unseen = _unseen(calibration, self.view)
         # The corner markers are not tiles: their squares are left out of the tile mask. They
-        # touch the melds at the table's corners, where a marker taken for a tile lengthens a
-        # meld or moves the row's outer edge.
+        # touch the melds at the table's corners, where a marker taken for a tile lengthens a meld.
         reach = distances.meld_mm * (1 + PARALLAX) + _MARKER_SLACK_MM
         self._not_tile = self._unseen | _marker_squares(calibration, self.view, marker_mm, reach)
         self._out_of_frame = tuple(
@@ -92,30 +146,18 @@ class TableReader:
 
     def read_image(self, image: np.ndarray, at: float = 0.0) -> TableReading:
         """The reading of a BGR uint8 frame of the calibration's size (``ValueError`` otherwise)."""
-        finds = self._find(image)
-        return self._assemble(finds, self._classify(image, finds), at)
+        return self._assemble(self._read_tiles(image), at)
 
     def placed_tiles(self, image: np.ndarray) -> list[PlacedReading]:
-        """Every tile the reading is made of, where its crop was cut in the frame (a meld's
-        tiles as the surest way of laying it out has them): for the benchmark and debugging."""
-        finds = self._find(image)
-        readings = self._classify(image, finds)
-        placed = []
-        position = 0
-        for find in finds:
-            # By position, as _assemble takes them: a tile re-cut (turned, nudged) is a new object.
-            seat_readings = readings[position : position + len(find.tiles)]
-            position += len(find.tiles)
-            chosen = {id(r) for r in surest_melds(seat_readings)}
-            to_frame = self._seat_to_frame[find.seat]
-            for read in seat_readings:
-                if read.found.zone != Zone.MELDS or id(read) in chosen:
-                    placed.append(
-                        PlacedReading(_frame_quad(read.found, to_frame), read.reading, read.found.piece.sideways)
-                    )
-        return placed
+        """Every tile the reading is made of, where its crop was cut in the frame: for the
+        benchmark and debugging."""
+        return [
+            PlacedReading(tile.quad, tile.reading, tile.found.piece.sideways)
+            for find in self._read_tiles(image)
+            for tile in find.tiles
+        ]
 
-    def _find(self, image: np.ndarray) -> list[_SeatFind]:
+    def _read_tiles(self, image: np.ndarray) -> list[_SeatFind]:
         if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
             raise ValueError(f"table reader: expected a BGR uint8 frame, got shape {image.shape} dtype {image.dtype}")
         height, width = image.shape[:2]
@@ -128,110 +170,132 @@ class TableReader:
         masks = view_mask(view, 0.3 * self.tile.width_mm * self.tile.height_mm * self.view.px_per_mm**2)
         # What the camera does not see is neither tile nor felt: no tiles there, and its zones are unseen.
         masks.tiles[self._not_tile] = 0
-        masks.raw[self._not_tile] = 0
         occluders = _occluder_labels(masks.tiles, self.view, self.tile, self.distances)
-        finds = []
+        read = self._read_finds(image, self._in_zones(self.finder.find(image).tiles))
+        placed = self._placed(image, masks, read)
+        # Where tile shows that no placed face covers, the detector missed a face: cut one there.
+        gaps = self._gaps(masks, occluders, [tile.quad for tiles in placed for tile in tiles])
+        if gaps:
+            again = [Detection(t.quad, t.reading, t.found.piece.sideways) for tiles in placed for t in tiles]
+            placed = self._placed(image, masks, again + self._read_finds(image, gaps))
+        result = []
         for seat in range(4):
-            seat_mask = seat_image(masks.tiles, self.view, seat)
-            found = find_seat_tiles(
-                SeatImage(
-                    seat_mask,
-                    seat_image(masks.gray, self.view, seat),
-                    seat_image(masks.raw, self.view, seat),
-                ),
-                self.view,
-                self.boxes,
-                self.tile,
-                self.distances,
-            )
             occluded = _occluded_zones(occluders, seat, self.view, self.boxes, self.tile) | self._out_of_frame[seat]
-            finds.append(_SeatFind(seat, tuple(found), occluded))
+            result.append(_SeatFind(seat, tuple(placed[seat]), occluded))
+        return result
+
+    def _read_finds(self, image: np.ndarray, finds: list[_Find]) -> list[Detection]:
+        """Finds judged (each with its seat's row axis), settled and read, as ``vision detect`` does."""
+        axes = [self._row_axis(find.seat, find.tile.corners.mean(axis=0)) for find in finds]
+        return list(read_found(image, self.classifier, [find.tile for find in finds], self.judge, row_axes=axes))
+
+    def _placed(self, image: np.ndarray, masks: ViewMask, detections: Sequence[Detection]) -> list[list[ReadTile]]:
+        """Read tiles in their seats' zones, rows and melds, the rows fitted to the felt mask."""
+        by_seat = self._by_seat(detections)
+        for seat in range(4):
+            fitted = self._rows[seat].fitted(image, seat_image(masks.tiles, self.view, seat), by_seat[seat])
+            by_seat[seat] = _melds_grouped(fitted, self.scale)
+        return by_seat
+
+    def _locate(self, point: np.ndarray) -> tuple[int, Zone, float, float] | None:
+        """The seat and zone a frame point lies in, and its seat-image pixel (u, v); None off every zone."""
+        for seat in range(4):
+            u, v = _apply(self._frame_to_seat[seat], point)
+            x_mm, distance_mm = self.view.seat_mm(np.array(u), np.array(v))
+            zone = zone_box_of(self.boxes, float(x_mm), float(distance_mm))
+            if zone is not None:
+                return seat, zone, u, v
+        return None
+
+    def _in_zones(self, found: Sequence[FoundTile]) -> list[_Find]:
+        """The finds that lie in a seat's zone, in the camera's view, each re-cut as a face of
+        the table's tile size along its seat's rows through the calibration (the detector's
+        box is looser than that: its shape and turn are a guess, the calibration's are not)."""
+        finds = []
+        side = self.view.side_px
+        for tile in found:
+            centre = tile.corners.mean(axis=0)
+            located = self._locate(centre)
+            if located is None:
+                continue
+            x, y = _apply(self.view.frame_to_view, centre)
+            if 0 <= x < side and 0 <= y < side and self._unseen[int(y), int(x)]:
+                continue
+            seat, _, u, v = located
+            face = centred_piece(u, v, self._lies_across(seat, tile), self.scale)
+            finds.append(_Find(seat, FoundTile(frame_quad(face, self._seat_to_frame[seat]), face.sideways)))
         return finds
 
-    def _classify(self, image: np.ndarray, finds: list[_SeatFind]) -> list[ReadTile]:
-        quads = []
-        for find in finds:
-            to_frame = self._seat_to_frame[find.seat]
-            for tile in find.tiles:
-                quads.append(_frame_quad(tile, to_frame))
-        if not quads:
+    def _lies_across(self, seat: int, tile: FoundTile) -> bool:
+        """Whether a find's long axis lies along its seat's rows (sideways)."""
+        axis = self._row_axis(seat, tile.corners.mean(axis=0))
+        turn = abs(long_axis_degrees(tile.corners) - axis) % 180.0
+        return min(turn, 180.0 - turn) > 45.0
+
+    def _gaps(self, masks: ViewMask, occluders: np.ndarray, quads: list[np.ndarray]) -> list[_Find]:
+        """Faces where a zone holds tile that no placed face (``quads``, frame pixels) covers (``gaps``)."""
+        covered = np.zeros_like(masks.tiles)
+        for corners_2d in quads:
+            corners = corners_2d.reshape(-1, 1, 2).astype(np.float64)
+            quad = cv2.perspectiveTransform(corners, self.view.frame_to_view)
+            cv2.fillConvexPoly(covered, np.round(quad.reshape(-1, 2) * 4).astype(np.int32), 1, shift=2)
+        margin = max(round(2 * _FOUND_MARGIN_MM * self.view.px_per_mm) + 1, 1)
+        covered = cv2.dilate(covered, np.ones((margin, margin), np.uint8))
+        residual = ((masks.tiles > 0) & (covered == 0) & (occluders == 0)).astype(np.uint8)
+        tile_covered = (covered > 0) & (masks.tiles > 0)
+        if not tile_covered.any():
             return []
-        crops = np.stack([crop_tile(image, quad) for quad in quads])
-        readings = self.classifier.classify(crops)
-        found = [tile for find in finds for tile in find.tiles]
-        seats = [find.seat for find in finds for _ in find.tiles]
-        tiles = self._turned_if_surer(image, seats, [ReadTile(t, r) for t, r in zip(found, readings, strict=True)])
-        return self._nudged_if_surer(image, seats, tiles)
+        face_level = float(np.percentile(masks.gray[tile_covered], 80))
+        gaps = []
+        for seat in range(4):
+            images = [seat_image(image, self.view, seat) for image in (residual, masks.tiles, masks.gray)]
+            for zone, box in zone_box_items(self.boxes):
+                columns, lines = _box_slices(self.view, _reaching_out(box))
+                parts = [np.ascontiguousarray(image[lines, columns]) for image in images]
+                if not parts[0].any():
+                    continue
+                origin = (columns.start or 0, lines.start or 0)
+                search = GapSearch(parts[0], parts[1], parts[2], origin, _MOST_ROWS[zone], face_level)
+                for piece in gap_faces(search, self.scale):
+                    gaps.append(_Find(seat, FoundTile(frame_quad(piece, self._seat_to_frame[seat]), piece.sideways)))
+        if gaps:
+            log.debug("%d faces cut where the detector found none", len(gaps))
+        return gaps
 
-    def _turned_if_surer(self, image: np.ndarray, seats: list[int], tiles: list[ReadTile]) -> list[ReadTile]:
-        """A pond face the classifier is unsure of may have been cut the wrong way (a riichi tile
-        alone in its row, where the rows' spacing misplaces its band): its other way is classified
-        too, and kept if the classifier is much surer of it."""
-        width = self.tile.width_mm * self.view.px_per_mm
-        height = self.tile.height_mm * self.view.px_per_mm
-        unsure = [i for i, t in enumerate(tiles) if t.found.zone == Zone.POND and t.reading.confidence < _UNSURE_POND]
-        if not unsure:
-            return tiles
-        others: list[tuple[int, ZoneTile]] = []
-        for i in unsure:
-            piece = tiles[i].found.piece
-            middle = piece.centre_u
-            if piece.sideways:
-                turned = [Piece(middle - width / 2, middle + width / 2, piece.top, piece.top + height, False)]
-            else:
-                # Against the row's centre side, or its outer side (where the band was misplaced).
-                turned = [
-                    Piece(middle - height / 2, middle + height / 2, top, top + width, True)
-                    for top in (piece.top, piece.bottom - width)
-                ]
-            others += [(i, replace(tiles[i].found, piece=other)) for other in turned]
-        readings = self._read_placed(image, seats, others)
-        result = list(tiles)
-        for (i, tile), reading in zip(others, readings, strict=True):
-            if reading.confidence > max(_SURER * result[i].reading.confidence, _UNSURE_POND):
-                result[i] = ReadTile(tile, reading)
-        return result
+    def _row_axis(self, seat: int, point: np.ndarray) -> float:
+        """Degrees clockwise from the frame's up of an upright tile's long axis in ``seat``'s rows at ``point``."""
+        u, v = _apply(self._frame_to_seat[seat], point)
+        x0, y0 = _apply(self._seat_to_frame[seat], np.array([u, v - 5.0]))
+        x1, y1 = _apply(self._seat_to_frame[seat], np.array([u, v + 5.0]))
+        return float(np.degrees(np.arctan2(x1 - x0, -(y1 - y0))) % 180.0)
 
-    def _nudged_if_surer(self, image: np.ndarray, seats: list[int], tiles: list[ReadTile]) -> list[ReadTile]:
-        """A face read as uncertain may be cut a little out of phase with its row (a seam
-        placed off by a side's width, an open hand seen from low): it is also cut moved along
-        its row by a sixth and a third of its width each way, and the surest cut kept when it
-        is no longer uncertain. (The classifier is trained to call a crop half on another
-        tile uncertain, so a shift onto the neighbour does not read surely.)"""
-        unsure = [i for i, t in enumerate(tiles) if t.reading.uncertain]
-        if not unsure:
-            return tiles
-        others: list[tuple[int, ZoneTile]] = []
-        for i in unsure:
-            piece = tiles[i].found.piece
-            length = piece.right - piece.left
-            for shift in _NUDGES:
-                moved = replace(piece, left=piece.left + shift * length, right=piece.right + shift * length)
-                others.append((i, replace(tiles[i].found, piece=moved)))
-        readings = self._read_placed(image, seats, others)
-        result = list(tiles)
-        for (i, tile), reading in zip(others, readings, strict=True):
-            if not reading.uncertain and reading.confidence > result[i].reading.confidence:
-                result[i] = ReadTile(tile, reading)
-        return result
-
-    def _read_placed(
-        self, image: np.ndarray, seats: list[int], others: list[tuple[int, ZoneTile]]
-    ) -> tuple[TileReading, ...]:
-        """The classifier's readings of other placements of tiles (``(index, placement)``;
-        ``seats[index]`` is the seat whose view the placement is in), cut from the frame."""
-        quads = [_frame_quad(tile, self._seat_to_frame[seats[i]]) for i, tile in others]
-        return self.classifier.classify(np.stack([crop_tile(image, quad) for quad in quads]))
-
-    def _assemble(self, finds: list[_SeatFind], readings: list[ReadTile], at: float) -> TableReading:
-        width = self.tile.width_mm * self.view.px_per_mm
+    def _by_seat(self, detections: Sequence[Detection]) -> list[list[ReadTile]]:
+        """Each read tile in its seat's zone, row and meld; of two on one face, the surer."""
+        located: list[tuple[int, Zone, Piece, Detection]] = []
+        for detection in sorted(detections, key=lambda d: -d.reading.confidence):
+            place = self._locate(detection.corners.mean(axis=0))
+            if place is None:
+                continue
+            seat, zone, u, v = place
+            piece = centred_piece(u, v, detection.sideways, self.scale)
+            if any(s == seat and _same_tile(p, piece, d, detection) for s, _, p, d in located):
+                continue
+            located.append((seat, zone, piece, detection))
         by_seat: list[list[ReadTile]] = [[] for _ in range(4)]
-        position = 0
-        for find in finds:
-            by_seat[find.seat] = readings[position : position + len(find.tiles)]
-            position += len(find.tiles)
-        seats = [seat_reading(by_seat[f.seat], width, f.occluded) for f in finds]
-        walls = [wall_reading(by_seat[f.seat]) if Zone.WALL not in f.occluded else None for f in finds]
+        for seat in range(4):
+            for zone in Zone:
+                here = [(piece, d) for s, z, piece, d in located if s == seat and z == zone]
+                placed = arrange(zone, [piece for piece, _ in here], self.scale, float(self._wall_row_v))
+                by_seat[seat] += [
+                    ReadTile(found, detection.reading, detection.corners)
+                    for found, (_, detection) in zip(placed, here, strict=True)
+                ]
+        return by_seat
+
+    def _assemble(self, finds: list[_SeatFind], at: float) -> TableReading:
+        width = self.scale.width
+        seats = [seat_reading(f.tiles, width, f.occluded) for f in finds]
+        walls = [wall_reading(f.tiles) if Zone.WALL not in f.occluded else None for f in finds]
         dora: tuple[SeenTile, ...] = ()
         ura: tuple[SeenTile, ...] = ()
         # The dead wall is the wall that shows face-up tiles (the one with most, should two).
@@ -243,16 +307,55 @@ class TableReader:
         return TableReading(at, (seats[0], seats[1], seats[2], seats[3]), dora, ura, dora_occluded)
 
 
-def _frame_quad(tile: ZoneTile, seat_to_frame: np.ndarray) -> np.ndarray:
-    piece = tile.piece
-    left, right, top, bottom = piece.left - 0.5, piece.right - 0.5, piece.top - 0.5, piece.bottom - 0.5
-    if piece.sideways:
-        # Face order with the face's top to the left: its top-left corner is the image's bottom-left.
-        corners = [(left, bottom), (left, top), (right, top), (right, bottom)]
-    else:
-        corners = [(left, top), (right, top), (right, bottom), (left, bottom)]
-    points = np.asarray(corners, np.float64).reshape(-1, 1, 2)
-    return np.asarray(cv2.perspectiveTransform(points, seat_to_frame).reshape(4, 2))
+def _apply(homography: np.ndarray, point: np.ndarray) -> tuple[float, float]:
+    x, y, w = homography @ np.array([float(point[0]), float(point[1]), 1.0])
+    return float(x / w), float(y / w)
+
+
+def _melds_grouped(tiles: list[ReadTile], scale: FaceScale) -> list[ReadTile]:
+    """The seat's tiles with each meld tile given its meld; meld tiles in none left out."""
+    melds = [t for t in tiles if t.found.zone == Zone.MELDS]
+    grouped = group_melds([t.found for t in melds], scale)
+    kept = [replace(t, found=found) for t, found in zip(melds, grouped, strict=True) if found is not None]
+    return [t for t in tiles if t.found.zone != Zone.MELDS] + kept
+
+
+def _same_tile(a: Piece, b: Piece, read_a: Detection, read_b: Detection) -> bool:
+    """Whether ``b`` is the tile ``a`` (read surer) is: see ``_SAME_TILE``. An uncertain read
+    that overlaps a sure one by a quarter is a cut across two faces (two rows, a seam)."""
+    shared = _overlap(a, b)
+    if shared > _SAME_TILE:
+        return True
+    if read_b.reading.uncertain and shared > _ACROSS_TWO:
+        return True
+    return shared > _SAME_TILE_SAME_READING and read_a.reading.label == read_b.reading.label
+
+
+def _overlap(a: Piece, b: Piece) -> float:
+    """The share of the smaller face that two faces share."""
+    along = min(a.right, b.right) - max(a.left, b.left)
+    across = min(a.bottom, b.bottom) - max(a.top, b.top)
+    if along <= 0 or across <= 0:
+        return 0.0
+    smaller = min((a.right - a.left) * (a.bottom - a.top), (b.right - b.left) * (b.bottom - b.top))
+    return along * across / smaller
+
+
+def _reaching_out(box: ZoneBox) -> ZoneBox:
+    """A zone with its far edge pushed out by the parallax (a tile's top is seen further out)."""
+    return ZoneBox(box.left, box.right, box.near, box.far * (1 + PARALLAX))
+
+
+def _frame_tile_height(view: ViewGeometry, seat_to_frame: Sequence[np.ndarray], tile: PhysicalTileSize) -> float:
+    """A face's long edge in frame pixels, the mean over the seats halfway out from the centre."""
+    lengths = []
+    for seat in range(4):
+        u, near = view.seat_px(np.array(0.0), np.array(200.0))
+        _, far = view.seat_px(np.array(0.0), np.array(200.0 + tile.height_mm * (1 + PARALLAX / 2)))
+        a = np.array(_apply(seat_to_frame[seat], np.array([float(u), float(near)])))
+        b = np.array(_apply(seat_to_frame[seat], np.array([float(u), float(far)])))
+        lengths.append(float(np.linalg.norm(b - a)))
+    return float(np.mean(lengths))
 
 
 def _unseen(calibration: Calibration, view: ViewGeometry) -> np.ndarray:

@@ -20,10 +20,11 @@ from vision.live.table_reader.seat_tiles import ZoneTile
 WINNING_GAP: Final = 0.25
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, eq=False)
 class ReadTile:
     found: ZoneTile
     reading: TileReading
+    quad: np.ndarray  # 4×2 frame pixels, face order: where the face was cut
 
     def seen(self) -> SeenTile:
         tile = UNKNOWN if self.reading.face_down else self.reading.tile
@@ -60,41 +61,18 @@ def _pond(tiles: list[ReadTile]) -> tuple[SeenTile, ...]:
 
 
 def _melds(tiles: list[ReadTile]) -> tuple[SeenMeld, ...]:
-    """Melds right to left (the first called lies rightmost), each laid out the way its crops
-    read surest."""
-    by_meld: dict[int, dict[int, list[ReadTile]]] = {}
+    """Melds right to left (the first called lies rightmost)."""
+    by_meld: dict[int, list[ReadTile]] = {}
     for tile in tiles:
-        by_meld.setdefault(tile.found.meld, {}).setdefault(tile.found.layout, []).append(tile)
+        by_meld.setdefault(tile.found.meld, []).append(tile)
     melds = []
     for index in sorted(by_meld, reverse=True):
-        layouts = by_meld[index]
-        best = max(layouts.values(), key=_sureness)
-        in_row = sorted((t for t in best if t.found.row == 0), key=lambda t: t.found.piece.left)
-        added = [t for t in best if t.found.row == 1]
+        in_row = sorted((t for t in by_meld[index] if t.found.row == 0), key=lambda t: t.found.piece.left)
+        added = [t for t in by_meld[index] if t.found.row == 1]
         turned = [i for i, t in enumerate(in_row) if t.found.piece.sideways]
         turned_at = turned[0] if turned else None
         melds.append(SeenMeld(tuple(t.seen() for t in in_row), turned_at, added[0].seen() if added else None))
     return tuple(melds)
-
-
-def surest_melds(tiles: Sequence[ReadTile]) -> list[ReadTile]:
-    """The meld tiles of the surest way each meld may lie."""
-    by_meld: dict[int, dict[int, list[ReadTile]]] = {}
-    for tile in tiles:
-        if tile.found.zone == Zone.MELDS:
-            by_meld.setdefault(tile.found.meld, {}).setdefault(tile.found.layout, []).append(tile)
-    return [tile for layouts in by_meld.values() for tile in max(layouts.values(), key=_sureness)]
-
-
-def _sureness(tiles: list[ReadTile]) -> float:
-    """How sure the classifier is of a way of laying out a meld: its crops' mean log confidence."""
-    in_row = [t for t in tiles if t.found.row == 0]
-    # A called or added tile is face up: a way that has a back there cannot be (a back reads the
-    # same any way up, so the classifier alone would not tell).
-    if any(t.found.piece.sideways and t.reading.face_down for t in tiles):
-        return -np.inf
-    # Plus how well the way fits the tiles' extents across the row (a blank face fits every way).
-    return float(np.mean([np.log(max(t.reading.confidence, 1e-6)) for t in in_row])) + tiles[0].found.fit
 
 
 def _hand(tiles: list[ReadTile], width: float) -> tuple[tuple[SeenTile, ...], SeenTile | None]:

@@ -24,7 +24,6 @@ _BRIGHTER: Final = 1.6  # ivory tiles on a pale, unsaturated felt differ in brig
 @dataclass(frozen=True, eq=False)
 class ViewMask:
     tiles: np.ndarray  # uint8 0/1: not felt, holes that symbols leave filled
-    raw: np.ndarray  # uint8 0/1: not felt, as the colours say (a felt pocket under a riichi tile stays felt)
     gray: np.ndarray  # uint8
     felt_bgr: np.ndarray  # (3,) float
 
@@ -57,7 +56,7 @@ def view_mask(view: np.ndarray, hole_area: float) -> ViewMask:
     # Dark felt's colour is noisy: speckles a few pixels across are not tiles (a tile is 30 across).
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel) // 255
-    return ViewMask(_fill_holes(mask, hole_area), mask, gray, felt - _OFFSET)
+    return ViewMask(_fill_holes(mask, hole_area), gray, felt - _OFFSET)
 
 
 def _fill_holes(mask: np.ndarray, largest: float) -> np.ndarray:

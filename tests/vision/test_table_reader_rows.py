@@ -1,0 +1,148 @@
+"""The table reader's structure, on masks and faces drawn by hand: which row and meld each read
+tile is in (``seat_tiles``), faces cut where tile lies but nothing was found (``gaps``), and
+rows fitted to their runs in the felt mask (``row_runs``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.calibration.table import STANDARD_TILE
+from vision.live.reading import Zone
+from vision.live.table_reader.gaps import GapSearch, gap_faces
+from vision.live.table_reader.row_runs import Run, laid_out, misfit, row_runs, ways
+from vision.live.table_reader.seat_tiles import (
+    ZoneTile,
+    arrange,
+    centred_piece,
+    face_scale,
+    group_melds,
+    meld_groups,
+)
+
+SCALE = face_scale(STANDARD_TILE, 1.5)  # faces ~30 × 41 px
+W, H = SCALE.width, SCALE.height
+
+
+def row_of(count: int, left: float, top: float, gap: float = 2.0, sideways_at: int | None = None):
+    """Faces of one row, left to right, beginning at line ``top``."""
+    faces, at = [], left
+    for index in range(count):
+        turned = index == sideways_at
+        along, across = (H, W) if turned else (W, H)
+        faces.append(centred_piece(at + along / 2, top + across / 2, turned, SCALE))
+        at += along + gap
+    return faces
+
+
+def painted(faces, shape=(300, 600)):
+    mask = np.zeros(shape, np.uint8)
+    for face in faces:
+        mask[round(face.top) : round(face.bottom), round(face.left) : round(face.right)] = 1
+    return mask
+
+
+def test_pond_rows_are_told_by_their_top_line_a_riichi_tile_included():
+    rows = [row_of(6, 10, 20), row_of(6, 10, 20 + H + 3, sideways_at=2), row_of(2, 10, 20 + 2 * (H + 3))]
+    faces = [face for row in rows for face in row]
+    order = np.random.default_rng(1).permutation(len(faces))
+    placed = arrange(Zone.POND, [faces[i] for i in order], SCALE, wall_row_line=0.0)
+    assert all(isinstance(tile, ZoneTile) for tile in placed)
+    assert [tile.row for tile in placed if tile is not None] == [0 if i < 6 else 1 if i < 12 else 2 for i in order]
+
+
+def test_wall_tiles_past_the_line_are_the_wall_s_row_the_rest_the_ura_row():
+    wall, ura = row_of(3, 10, 100), row_of(2, 40, 100 - H - 2)
+    placed = arrange(Zone.WALL, wall + ura, SCALE, wall_row_line=100.0)
+    assert [t.row for t in placed if t is not None] == [0, 0, 0, 1, 1]
+
+
+def test_melds_are_runs_of_touching_tiles_and_an_added_tile_joins_the_turned_one_it_lies_on():
+    outer = 250.0
+    # Two melds, 10 px apart: a pon called from the left (sideways first) and a chi.
+    pon = row_of(3, 100, outer - H, gap=0.5, sideways_at=0)
+    pon[0] = centred_piece(pon[0].centre_u, outer - W / 2, True, SCALE)  # against the owner's side
+    chi = row_of(3, pon[-1].right + 12, outer - H, gap=0.5, sideways_at=1)
+    chi[1] = centred_piece(chi[1].centre_u, outer - W / 2, True, SCALE)
+    added = centred_piece(pon[0].centre_u, outer - 1.5 * W - 1, True, SCALE)
+    placed = arrange(Zone.MELDS, [*pon, added, *chi], SCALE, wall_row_line=0.0)
+    assert [t.row for t in placed] == [0, 0, 0, 1, 0, 0, 0]
+    grouped = group_melds(placed, SCALE)
+    assert [(t.row, t.meld) for t in grouped if t is not None] == [(0, 0)] * 3 + [(1, 0)] + [(0, 1)] * 3
+
+
+def test_a_lone_tile_in_the_melds_row_is_no_meld():
+    lone = row_of(1, 100, 200)
+    assert group_melds(arrange(Zone.MELDS, lone, SCALE, wall_row_line=0.0), SCALE) == [None]
+    assert meld_groups(lone, SCALE) == []
+
+
+def search_of(residual, mask=None, gray=None, level=220.0, max_rows=3):
+    mask = residual if mask is None else mask
+    gray = np.where(mask > 0, 230, 90).astype(np.uint8) if gray is None else gray
+    return GapSearch(residual, mask, gray, (1000, 2000), max_rows, level)
+
+
+def test_a_gap_one_face_wide_gives_one_upright_face_at_the_origin_s_place():
+    row = row_of(3, 50, 30)
+    residual = painted(row[1:2])
+    (face,) = gap_faces(search_of(residual), SCALE)
+    assert not face.sideways
+    assert face.centre_u == pytest.approx(row[1].centre_u + 1000, abs=1)
+    assert face.centre_v == pytest.approx(row[1].centre_v + 2000, abs=1)
+
+
+def test_a_lone_face_a_height_long_and_a_width_deep_lies_sideways():
+    riichi = centred_piece(100, 60, True, SCALE)
+    (face,) = gap_faces(search_of(painted([riichi])), SCALE)
+    assert face.sideways
+    assert face.right - face.left == pytest.approx(H)
+
+
+def test_a_gap_three_faces_long_and_two_rows_deep_gives_six_faces():
+    faces = row_of(3, 50, 30, gap=1) + row_of(3, 50, 30 + H + 2, gap=1)
+    found = list(gap_faces(search_of(painted(faces)), SCALE))
+    assert len(found) == 6
+    assert sorted({round(f.top) for f in found}) == pytest.approx([30 + 1000 * 0 + 2000, 32 + H + 2000], abs=2)
+
+
+def test_slivers_and_dark_patches_are_no_faces():
+    sliver = np.zeros((300, 600), np.uint8)
+    sliver[40:80, 100:108] = 1  # a tile's side, 8 px wide
+    assert list(gap_faces(search_of(sliver), SCALE)) == []
+    patch = painted(row_of(1, 50, 30))
+    dark = np.where(patch > 0, 120, 90).astype(np.uint8)  # felt in a shadow, not an ivory face
+    assert list(gap_faces(search_of(patch, gray=dark), SCALE)) == []
+
+
+def test_a_run_a_face_longer_than_its_faces_holds_one_more():
+    row = row_of(6, 40, 50)
+    mask = painted(row)
+    kept = [row[i] for i in (0, 1, 2, 4, 5)]  # the fourth was never found
+    (run,) = row_runs(mask, 50, kept, SCALE)
+    assert misfit(run, kept, SCALE) == 1
+    (way,) = ways([False] * 5, 1)  # an upright face anywhere in a row of upright ones is one way
+    assert len(ways([False, True, False], 1)) == 2  # left of the sideways face or right of it
+    faces = laid_out(run, way, 50, SCALE, centre_u=1000.0)
+    assert [f.centre_u for f in faces] == pytest.approx([f.centre_u for f in row], abs=2)
+
+
+def test_a_run_whose_faces_fit_is_left_as_it_is_and_a_face_too_many_may_go():
+    row = row_of(4, 40, 50, sideways_at=1)
+    (run,) = row_runs(painted(row), 50, row, SCALE)
+    assert misfit(run, row, SCALE) == 0
+    doubled = [*row, centred_piece(row[1].centre_u + 10, row[1].centre_v, True, SCALE)]
+    doubled.sort(key=lambda f: f.centre_u)
+    (run,) = row_runs(painted(row), 50, doubled, SCALE)
+    assert misfit(run, doubled, SCALE) == -1
+    assert len(ways([f.sideways for f in doubled], -1)) == 5
+
+
+def test_a_called_tile_lies_against_the_owner_s_side_and_a_side_on_the_centre_s():
+    run = Run(100.0, 100.0 + 2 * W + H + 1 + 8, (0, 1, 2))  # 8 px of a tile's side at one end
+    left_of_centre = laid_out(run, (True, False, False), 50, SCALE, centre_u=1000.0, owner_side=True)
+    assert left_of_centre[0].bottom == pytest.approx(50 + H)
+    assert left_of_centre[0].top == pytest.approx(50 + H - W)
+    assert left_of_centre[0].left == pytest.approx(100.0)  # the side is on the right, towards the centre
+    right_of_centre = laid_out(run, (True, False, False), 50, SCALE, centre_u=0.0, owner_side=True)
+    assert right_of_centre[-1].right == pytest.approx(run.right)

@@ -1,0 +1,93 @@
+"""Where a zone holds tile but no placed face covers it: faces to cut there and read.
+
+The learnt detector misses about one tile of a table's hundred (a blurred corner of a dense
+pond, the turned tile under an added kan's), and a pond one tile short is a wrong pond. The
+felt mask says where tiles lie: what of it, inside a seat's zones, no placed face covers is a
+gap. Opened by half a face's width (a tile's side, at most 8 mm wide at the table's edge, and
+the slivers a face's box leaves along its edges are thinner), each piece of gap at least half
+a face in area is cut into faces by its size: as many rows as its depth holds faces' heights,
+as many faces along each as its length holds, each face against the row's outer edge (where
+a face meets the felt; its side shows on the centre side). A row only a face's width deep
+holds sideways faces (a riichi tile, a called tile, an added kan's). Faces that are not
+mostly tile, or darker than the placed faces (felt in a shadow), are dropped. The rest go
+through the same reading as the detector's finds: the sideways judge and the classifier
+settle which way each lies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Final
+
+import cv2
+import numpy as np
+
+from vision.live.table_reader.seat_tiles import FaceScale, Piece
+
+_OPEN: Final = 0.5  # the opening's square, in face widths
+_LEAST_AREA: Final = 0.5  # a gap smaller than this many faces' area is no tile
+_LEAST_SIDE: Final = 0.7  # ... and one narrower than this many face widths either way
+_SOLID: Final = 0.6  # the least part of a face's rectangle that must be tile
+#: A face's body (its 80th percentile of grey) at least this share of the found faces' own:
+#: the felt's darker patches pass the colour test in places, but are no ivory face.
+_ALIKE: Final = 0.7
+
+
+@dataclass(frozen=True, eq=False)
+class GapSearch:
+    """One zone of one seat's upright image: ``residual`` (uint8 0/1: tile no find covers),
+    ``mask`` (uint8 0/1: tile) and ``gray``, the part of the seat image whose top-left pixel
+    lies at ``origin`` (u, v); ``max_rows``: the most rows the zone holds; ``face_level``: the
+    found faces' usual body grey."""
+
+    residual: np.ndarray
+    mask: np.ndarray
+    gray: np.ndarray
+    origin: tuple[int, int]
+    max_rows: int
+    face_level: float
+
+
+def gap_faces(search: GapSearch, scale: FaceScale) -> Iterator[Piece]:
+    """Faces (seat-image pixels) for the gaps in a zone: solid tile, as light as a face."""
+    for piece in _gap_pieces(search.residual, search.max_rows, scale):
+        rows = slice(max(round(piece.top), 0), max(round(piece.bottom), 1))
+        columns = slice(max(round(piece.left), 0), max(round(piece.right), 1))
+        inside = search.mask[rows, columns]
+        if not inside.size or float(inside.mean()) < _SOLID:
+            continue
+        if float(np.percentile(search.gray[rows, columns], 80)) < _ALIKE * search.face_level:
+            continue
+        u, v = search.origin
+        yield Piece(piece.left + u, piece.right + u, piece.top + v, piece.bottom + v, piece.sideways)
+
+
+def _gap_pieces(residual: np.ndarray, max_rows: int, scale: FaceScale) -> Iterator[Piece]:
+    side = max(round(_OPEN * scale.width), 1)
+    opened = cv2.morphologyEx(residual, cv2.MORPH_OPEN, np.ones((side, side), np.uint8))
+    count, _, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=4)
+    face_area = scale.width * scale.height
+    for label in range(1, count):
+        left, top, length, depth, area = (int(v) for v in stats[label, :5])
+        if area < _LEAST_AREA * face_area or min(length, depth) < _LEAST_SIDE * scale.width:
+            continue
+        yield from _faces((left, left + length, top, top + depth), scale, max_rows)
+
+
+def _faces(box: tuple[float, float, float, float], scale: FaceScale, max_rows: int) -> Iterator[Piece]:
+    """A gap's bounding box (left, right, top, bottom) cut into faces."""
+    left, right, top, bottom = box
+    length, depth = right - left, bottom - top
+    rows = int(np.clip(round(depth / scale.height), 1, max_rows))
+    pitch = depth / rows
+    for row in range(rows):
+        outer = bottom - row * pitch
+        # A row no deeper than a face is wide holds sideways faces (a riichi tile, a called one).
+        sideways = pitch < (scale.width + scale.height) / 2
+        along, across = (scale.height, scale.width) if sideways else (scale.width, scale.height)
+        count = max(round(length / along), 1)
+        step = length / count
+        for index in range(count):
+            middle = left + (index + 0.5) * step
+            yield Piece(middle - along / 2, middle + along / 2, outer - across, outer, sideways)
