@@ -75,6 +75,21 @@ def test_a_large_picture_is_restored_by_shrinking_its_height_not_by_widening_it(
     assert shapes == [(1688, 4000, 3)]
 
 
+def test_a_small_picture_is_restored_by_widening_its_height_not_by_narrowing_it():
+    shapes = []
+    image = np.zeros((60, 80, 3), np.uint8)
+    detect_at_pixel_aspect(image, lambda picture: shapes.append(picture.shape) or [], 9 / 16)
+    detect_at_pixel_aspect(np.zeros((300, 400, 3), np.uint8), lambda picture: shapes.append(picture.shape) or [], 3 / 4)
+    assert shapes == [(107, 80, 3), (300, 300, 3)]
+
+
+def test_a_small_picture_is_read_at_every_common_aspect_without_an_error(reader):
+    # 50 px across: narrowed to 9:16 it would be 28 px, under the finder's 32
+    table = render_table(3_300_001, RenderOptions(size=(50, 40), style=ArtStyle.BLACK, px_per_mm=(0.9, 1.0)))
+    chosen = detect_any_pixel_aspect(table.image, reader)
+    assert chosen.pixel_aspect in COMMON_PIXEL_ASPECTS
+
+
 def test_square_pixels_pass_the_picture_through_untouched():
     image = np.zeros((40, 60, 3), np.uint8)
     assert detect_at_pixel_aspect(image, lambda picture: [picture], 1.0)[0] is image  # type: ignore[list-item]

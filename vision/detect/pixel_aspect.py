@@ -29,6 +29,9 @@ COMMON_PIXEL_ASPECTS: Final = (1.0, 16 / 9, 4 / 3, 3 / 4, 9 / 16)
 #: Restoring a squeezed width scales the picture up; above this many pixels its height is
 #: scaled down instead (a large photo keeps its detail either way).
 _WIDENED_AT_MOST_PIXELS: Final = 12_000_000
+#: Restoring a stretched width scales it down, unless that leaves fewer pixels than this
+#: across (the finder reads nothing under 32): then its height is scaled up instead.
+_NARROWED_AT_LEAST_PX: Final = 64
 
 Detect = Callable[[np.ndarray], Sequence[Detection]]
 
@@ -71,8 +74,11 @@ def detect_at_pixel_aspect(image: np.ndarray, detect: Detect, pixel_aspect: floa
     if pixel_aspect == 1.0:
         return tuple(detect(image))
     height, width = image.shape[:2]
-    if pixel_aspect < 1.0 or width * pixel_aspect * height <= _WIDENED_AT_MOST_PIXELS:
-        size = (max(1, round(width * pixel_aspect)), height)
+    if pixel_aspect < 1.0:
+        narrowed = round(width * pixel_aspect)
+        size = (narrowed, height) if narrowed >= _NARROWED_AT_LEAST_PX else (width, round(height / pixel_aspect))
+    elif width * pixel_aspect * height <= _WIDENED_AT_MOST_PIXELS:
+        size = (round(width * pixel_aspect), height)
     else:
         size = (width, max(1, round(height / pixel_aspect)))
     shrinking = size[0] * size[1] < width * height
