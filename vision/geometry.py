@@ -22,6 +22,13 @@ def bounding_box(corners: np.ndarray) -> tuple[int, int, int, int]:
     return int(x0), int(y0), int(x1), int(y1)
 
 
+def long_edge(corners: np.ndarray) -> float:
+    """A quad's longer edge: the longer of its first corner's two edges (a face's long edge
+    whichever way its corners run)."""
+    corners = np.asarray(corners, np.float64)
+    return float(max(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[3] - corners[0])))
+
+
 def angle_difference(a: float, b: float) -> float:
     """The smaller turn between two angles in degrees (0-180)."""
     return float(abs((a - b + 180.0) % 360.0 - 180.0))

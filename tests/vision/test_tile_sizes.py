@@ -5,7 +5,8 @@ import numpy as np
 
 from vision.classify.classifier import TileReading
 from vision.detect.still_photo import Detection
-from vision.detect.tile_sizes import LARGER_UNSURE_AT_MOST, SMALLER_AT_MOST, long_edge, of_one_size
+from vision.detect.tile_sizes import LARGER_UNSURE_AT_MOST, SMALLER_AT_MOST, of_one_size
+from vision.geometry import long_edge
 
 
 def _tile(x: float, long: float, *, uncertain: bool = False) -> Detection:

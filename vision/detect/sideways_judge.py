@@ -24,6 +24,7 @@ import numpy as np
 
 from models import MODELS_DIR
 from vision.classify.crops import quarter_turned
+from vision.geometry import long_edge
 from vision.onnx_models.cpu_session import cpu_session, nchw_input
 from vision.onnx_models.model_file import ModelFileError, load_model_metadata
 
@@ -107,7 +108,7 @@ def row_crop(
 
 def tile_long_of(quads: Sequence[np.ndarray]) -> float:
     """The table's tile length: the median of the quads' longer edges."""
-    return float(np.median([max(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[3] - q[0])) for q in quads]))
+    return float(np.median([long_edge(q) for q in quads]))
 
 
 class OnnxSidewaysJudge:

@@ -11,9 +11,12 @@ the nearest tile to the farthest, so such finds stand out against the median fin
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, Protocol, TypeVar
+from typing import Final
 
 import numpy as np
+
+from vision.detect.still_photo import Detection
+from vision.geometry import long_edge
 
 #: A find whose long edge is under this share of the median find's is a piece of a face.
 #: (Held-out real photographs: 103 such finds, one a tile.)
@@ -25,23 +28,7 @@ LARGER_UNSURE_AT_MOST: Final = 1.6
 _JUDGED_FROM: Final = 3
 
 
-class _Read(Protocol):
-    @property
-    def corners(self) -> np.ndarray: ...
-
-    @property
-    def uncertain(self) -> bool: ...
-
-
-ReadT = TypeVar("ReadT", bound=_Read)
-
-
-def long_edge(corners: np.ndarray) -> float:
-    corners = np.asarray(corners, np.float64)
-    return float(max(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[3] - corners[0])))
-
-
-def of_one_size(detections: Sequence[ReadT]) -> tuple[ReadT, ...]:
+def of_one_size(detections: Sequence[Detection]) -> tuple[Detection, ...]:
     """``detections`` without those far off the photograph's typical tile size (see above)."""
     if len(detections) < _JUDGED_FROM:
         return tuple(detections)

@@ -39,6 +39,7 @@ from vision.classify.crops import CROP_SIZE
 from vision.classify.verifier import verifier_crop
 from vision.eval.matching import match_quads
 from vision.find.finder import FindResult
+from vision.geometry import long_edge
 from vision.training.dataset import jittered_corners
 from vision.training.photo_frames import box_corners
 from vision.training.processes import starmap_jobs
@@ -106,7 +107,7 @@ def calls(
         found_centres = np.array([f.mean(axis=0) for f in found])
         distances = np.linalg.norm(found_centres[:, None] - truth_centres[None], axis=2)
         nearest = distances.min(axis=1)
-        nearest_long = np.array([_long(truths[int(i)]) for i in distances.argmin(axis=1)])
+        nearest_long = np.array([long_edge(truths[int(i)]) for i in distances.argmin(axis=1)])
         for match in match_quads(list(truths), list(found), width, MATCH_IOU):
             result[match.found] = True
     for index, quad in enumerate(found):
@@ -117,13 +118,9 @@ def calls(
             continue
         far = nearest[index] > NEAR * width
         host = nearest_long[index]
-        if far or not PART_AT_MOST * host < _long(quad) < WHOLE_AT_LEAST * host:
+        if far or not PART_AT_MOST * host < long_edge(quad) < WHOLE_AT_LEAST * host:
             result[index] = False
     return result
-
-
-def _long(quad: np.ndarray) -> float:
-    return float(max(np.linalg.norm(quad[3] - quad[0]), np.linalg.norm(quad[1] - quad[0])))
 
 
 def part_quads(truths: Sequence[np.ndarray], rng: np.random.Generator, parts: int) -> list[np.ndarray]:
