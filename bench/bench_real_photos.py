@@ -1,7 +1,7 @@
 """Tile detection on real photographs, per source, with the peer side by side.
 
     .venv/bin/python bench/bench_real_photos.py --labels DIR/leo-miura/labels-held-out.json \\
-        --labels DIR/alanchoi/labels-held-out.json [--detector ONNX] [--model ONNX] [--compare] \
+        --labels DIR/alanchoi/labels-held-out.json [--detector ONNX] [--model ONNX] [--compare] \\
         [--pixel-aspect auto|1|16:9]
 
 Each ``--labels`` is a label file of photographs never used in training (``models/DATA.md``

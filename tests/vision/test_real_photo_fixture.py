@@ -38,20 +38,30 @@ def finder():
     return LearntTileFinder()
 
 
+@pytest.fixture(scope="module")
+def detect(finder):
+    classifier = OnnxTileClassifier()
+    return lambda image: detect_tiles(image, classifier, finder=finder)
+
+
+def _score(detect):
+    return score_labelled_images(
+        load_labels(FIXTURE / "labels.json"), FIXTURE, detect, 0.3, load_ignored(FIXTURE / "labels.json")
+    )
+
+
+@pytest.fixture(scope="module")
+def at_square_pixels(detect):
+    """The photographs found and read as they are (square pixels, every size kept)."""
+    return _score(detect)
+
+
 def test_the_shipped_detector_reads_the_pyramid_of_looks(finder):
     assert finder.pyramid
 
 
-def test_real_photographs_of_two_sets_are_found_and_read_with_no_hint(finder):
-    classifier = OnnxTileClassifier()
-    labels = load_labels(FIXTURE / "labels.json")
-    score, per_image = score_labelled_images(
-        labels,
-        FIXTURE,
-        lambda image: detect_tiles(image, classifier, finder=finder),
-        0.3,
-        load_ignored(FIXTURE / "labels.json"),
-    )
+def test_real_photographs_of_two_sets_are_found_and_read_with_no_hint(at_square_pixels):
+    score, per_image = at_square_pixels
     assert score.truths == 87
     assert len(per_image) == 6
     assert score.recall >= RECALL_FLOOR
@@ -59,16 +69,9 @@ def test_real_photographs_of_two_sets_are_found_and_read_with_no_hint(finder):
     assert score.kind_accuracy >= KIND_ACCURACY_FLOOR
 
 
-def test_vision_detects_path_reads_them_at_their_pixel_aspect_better_than_at_square_pixels(finder):
-    classifier = OnnxTileClassifier()
-    labels = load_labels(FIXTURE / "labels.json")
-    ignored = load_ignored(FIXTURE / "labels.json")
-
-    def detect(image):
-        return detect_tiles(image, classifier, finder=finder)
-
-    score, _ = score_labelled_images(labels, FIXTURE, lambda image: read_photo(image, detect).detections, 0.3, ignored)
-    square, _ = score_labelled_images(labels, FIXTURE, detect, 0.3, ignored)
+def test_vision_detects_path_reads_them_at_their_pixel_aspect_better_than_at_square_pixels(detect, at_square_pixels):
+    score, _ = _score(lambda image: read_photo(image, detect).detections)
+    square, _ = at_square_pixels
     assert score.recall >= PHOTO_RECALL_FLOOR
     assert score.precision >= PHOTO_PRECISION_FLOOR
     assert score.kind_accuracy >= PHOTO_KIND_ACCURACY_FLOOR
