@@ -6,8 +6,9 @@
 
 Each ``--labels`` is a label file of photographs never used in training (``models/DATA.md``
 says how to build them: ``vision.training.real_photos`` writes ``labels-held-out.json``).
-Per source it prints recall, precision, 34-kind accuracy, red-five recall and sideways
-recall (where labelled) of ``jantaku vision detect``'s pipeline, with no hint of the tile
+Per source it prints recall, precision, 34-kind accuracy, red-five recall, sideways
+recall and how many upright tiles were called sideways (where labelled:
+``models/labels/sideways.json``) of ``jantaku vision detect``'s pipeline, with no hint of the tile
 size, and with ``--compare`` the PyPI ``mahjong-detector`` (0.0.6) on the same images in
 the same run. Both sources' photographs were squeezed to 640×640 by their export: with
 ``--pixel-aspect auto`` (the default, as ``vision detect``) each is read at the pixel aspect
@@ -84,7 +85,7 @@ def main() -> None:
             detectors["mahjong-detector 0.0.6"] = peer.detect_whole
 
     print(f"{'source':<28} {'detector':<24} {'imgs':>4} {'tiles':>6} {'recall':>7} {'prec':>7} {'kind34':>7} "
-          f"{'red5':>11} {'sideways':>11} {'ms/img':>7}")  # fmt: skip
+          f"{'red5':>11} {'sideways':>11} {'up→side':>9} {'ms/img':>7}")  # fmt: skip
     first_image: np.ndarray | None = None
     for path in args.labels:
         labels = load_labels(path)
@@ -130,10 +131,13 @@ def _row(source: str, detector: str, images: int, score: DetectionScore, ms: flo
         red = f"{score.plain_fives_read_red}/{score.plain_fives} red"
     else:
         red = "—"
+    # sideways: recall where tiles lying sideways are labelled; up→side: of the matched tiles
+    # labelled upright (models/labels/sideways.json), how many were called sideways.
     sideways = f"{score.sideways_recall:.3f} ({score.sideways_truths})" if score.sideways_recall is not None else "—"
+    upright = f"{score.upright_called_sideways}/{score.upright_truths}" if score.upright_truths else "—"
     return (
         f"{source:<28} {detector:<24} {images:>4} {score.truths:>6} {score.recall:>7.3f} {score.precision:>7.3f} "
-        f"{score.kind_accuracy:>7.3f} {red:>11} {sideways:>11} {ms:>7.0f}"
+        f"{score.kind_accuracy:>7.3f} {red:>11} {sideways:>11} {upright:>9} {ms:>7.0f}"
     )
 
 

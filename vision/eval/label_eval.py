@@ -86,6 +86,7 @@ def report_json(score: DetectionScore, per_image: Sequence[ImageScore], min_iou:
         "red_fives": score.red_truths,
         "sideways_recall": _round(score.sideways_recall),
         "sideways_labelled": score.sideways_truths,
+        "upright_labelled": score.upright_truths,
         "upright_called_sideways": score.upright_called_sideways,
         "orientation_within_20": _round(score.orientation_accuracy),
         "uncertain": score.uncertain,
@@ -112,12 +113,7 @@ def report_lines(score: DetectionScore, per_image: Sequence[ImageScore], min_iou
         f"kind accuracy (34+back) {score.kind_accuracy:.4f}  ({score.kind_correct}/{score.matched} matched)",
         f"label accuracy (38)     {score.label_accuracy:.4f}",
         _optional("red-five recall", score.red_recall, f"{score.red_found}/{score.red_truths}"),
-        _optional(
-            "sideways recall",
-            score.sideways_recall,
-            f"{score.sideways_found}/{score.sideways_truths}; "
-            f"{score.upright_called_sideways} of {score.upright_truths} upright called sideways",
-        ),
+        _sideways_line(score),
         _optional(
             "orientation within 20°", score.orientation_accuracy, f"{score.angle_within_20}/{score.angle_truths}"
         ),
@@ -133,6 +129,17 @@ def report_lines(score: DetectionScore, per_image: Sequence[ImageScore], min_iou
             f"  {s.name}: {s.matched}/{s.truths} found, {s.detections} detections, {s.kind_correct} read right"
         )
     return lines
+
+
+def _sideways_line(score: DetectionScore) -> str:
+    upright = f"{score.upright_called_sideways} of {score.upright_truths} upright called sideways"
+    if score.sideways_recall is None and score.upright_truths:
+        # Tiles labelled upright and none sideways (a source of hands and trays): what can go
+        # wrong is an upright tile called sideways, and that is measured.
+        return f"{'sideways recall':<23}   —     (none lies sideways; {upright})"
+    return _optional(
+        "sideways recall", score.sideways_recall, f"{score.sideways_found}/{score.sideways_truths}; {upright}"
+    )
 
 
 def _optional(title: str, value: float | None, detail: str) -> str:

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from vision.training.red_five_marks import apply_marks, load_marks
+from vision.training import red_five_marks, sideways_marks
 
 log = logging.getLogger(__name__)
 
@@ -241,8 +241,10 @@ def build(source: PhotoSource, repo: Path, out: Path) -> dict[str, int]:
         del groups[name]
         (out / name).unlink()
     augmented = [n for n in augmented if n in images]
-    marks = load_marks()
-    reds = apply_marks(source.name, images, ignore, marks)
+    marks = red_five_marks.load_marks()
+    reds = red_five_marks.apply_marks(source.name, images, ignore, marks)
+    turns = sideways_marks.load_marks()
+    sideways, upright = sideways_marks.apply_marks(source.name, images, turns)
     document = {
         "format": "jantaku-labels",
         "version": 1,
@@ -255,6 +257,9 @@ def build(source: PhotoSource, repo: Path, out: Path) -> dict[str, int]:
         # Every five of a marked source was looked at (models/labels/red-fives.json): a five
         # without "red" is known plain, so red-five figures on it mean something.
         "red_fives_marked": source.name in marks,
+        # Some images were looked at for tiles lying sideways (models/labels/sideways.json):
+        # their tiles say "sideways" true or false, a loose tile (in no row) nothing.
+        "sideways_marked": source.name in turns,
     }
     (out / "labels.json").write_text(json.dumps(document, indent=None) + "\n", encoding="utf-8")
     counts = {
@@ -266,6 +271,8 @@ def build(source: PhotoSource, repo: Path, out: Path) -> dict[str, int]:
         "held_out_images": sum(1 for n in images if split_of[groups[n]] == "held-out"),
         "held_out_boxes": sum(len(t) for n, t in images.items() if split_of[groups[n]] == "held-out"),
         "red_fives": reds,
+        "sideways": sideways,
+        "upright": upright,
     }
     log.info("%s: %s", source.name, counts)
     return counts

@@ -29,20 +29,16 @@ from typing import Any, Final
 import cv2
 import numpy as np
 
-MARKS_FILE: Final = Path(__file__).resolve().parents[2] / "models" / "labels" / "red-fives.json"
+from vision.training import photo_marks
+from vision.training.photo_marks import LABELS_FOLDER, MarksError, marked_indices
+
+MARKS_FILE: Final = LABELS_FOLDER / "red-fives.json"
 _FIVES: Final = ("5m", "5p", "5s")
 _CELL: Final = (72, 96)  # a crop's width and height on the sheet
 
 
-class MarksError(ValueError):
-    """A marks file that does not fit the source it is applied to."""
-
-
 def load_marks(path: Path = MARKS_FILE) -> dict[str, Any]:
-    document = json.loads(path.read_text(encoding="utf-8"))
-    if document.get("format") != "jantaku-red-five-marks" or document.get("version") != 1:
-        raise MarksError(f"{path}: not a jantaku red-five marks file (version 1)")
-    return dict(document["sources"])
+    return photo_marks.load_marks(path, "jantaku-red-five-marks")
 
 
 def marked_sources(path: Path = MARKS_FILE) -> frozenset[str]:
@@ -56,13 +52,12 @@ def apply_marks(
     """Mark ``source``'s red fives in place (``images`` and ``ignore`` as a label file holds
     them); returns how many tiles are red. Raises if a mark points at no five."""
     red = 0
+    where = f"red-five marks for {source}"
     for name, marked in marks.get(source, {}).items():
-        if name not in images:
-            raise MarksError(f"red-five marks for {source}: {name} is not an image of the source")
-        tiles = images[name]
-        for index in marked.get("red", ()):
-            if not 0 <= index < len(tiles) or tiles[index]["tile"] not in _FIVES:
-                raise MarksError(f"red-five marks for {source}: {name} tile {index} is not a five")
+        tiles = images.get(name, [])
+        for index in marked_indices(images, name, where, marked.get("red", [])):
+            if tiles[index]["tile"] not in _FIVES:
+                raise MarksError(f"{where}: {name} tile {index} is not a five")
             tiles[index]["red"] = True
             red += 1
         unnamed = marked.get("unnamed", {})
@@ -70,7 +65,7 @@ def apply_marks(
         for key, tile in sorted(unnamed.items(), key=lambda item: -int(item[0])):  # pop from the end first
             index = int(key)
             if not 0 <= index < len(boxes) or tile not in _FIVES:
-                raise MarksError(f"red-five marks for {source}: {name} unnamed box {key} / {tile!r} is not a red five")
+                raise MarksError(f"{where}: {name} unnamed box {key} / {tile!r} is not a red five")
             tiles.append({"box": boxes.pop(index), "tile": tile, "red": True})
             red += 1
         if name in ignore and not boxes:

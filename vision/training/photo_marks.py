@@ -1,0 +1,51 @@
+"""Marks made by eye on the real photographs of a built source, kept in the repository.
+
+Public sources label boxes and faces, not everything jantaku measures: which fives are red
+(:mod:`vision.training.red_five_marks`), which tiles lie sideways
+(:mod:`vision.training.sideways_marks`). A person looks at a numbered sheet and writes marks
+into a file under ``models/labels/``; :func:`vision.training.real_photos.build` applies them,
+so a rebuilt source carries them. This module holds what the kinds of mark share: reading a
+marks file and pointing a mark at a tile of an image.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Final
+
+#: Where the marks files live (``models/labels/``).
+LABELS_FOLDER: Final = Path(__file__).resolve().parents[2] / "models" / "labels"
+
+
+class MarksError(ValueError):
+    """A marks file that cannot be read or does not fit the source it is applied to."""
+
+
+def load_marks(path: Path, file_format: str) -> dict[str, Any]:
+    """The ``sources`` of a marks file of ``file_format`` (version 1): source → image → marks."""
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as error:
+        raise MarksError(f"{path}: not a readable marks file: {error}") from None
+    if not isinstance(document, dict) or document.get("format") != file_format or document.get("version") != 1:
+        raise MarksError(f"{path}: not a {file_format} file (version 1)")
+    sources = document.get("sources")
+    if not isinstance(sources, dict) or not all(isinstance(images, dict) for images in sources.values()):
+        raise MarksError(f"{path}: sources must be an object {{source: {{image: marks}}}}")
+    return dict(sources)
+
+
+def marked_indices(images: dict[str, list[dict[str, Any]]], name: str, where: str, indices: object) -> list[int]:
+    """``indices`` checked to be a list of indices into the tiles of image ``name``; a missing
+    image, a list that is not of indices, or an index past the tiles raises a
+    :class:`MarksError` that starts with ``where`` and names the image."""
+    if name not in images:
+        raise MarksError(f"{where}: {name} is not an image of the source")
+    if not isinstance(indices, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in indices):
+        raise MarksError(f"{where}: {name}: marks must be a list of tile indices, got {indices!r}")
+    count = len(images[name])
+    for index in indices:
+        if not 0 <= index < count:
+            raise MarksError(f"{where}: {name} tile {index} is not a box of the image (it has {count})")
+    return indices
