@@ -14,7 +14,9 @@ from vision.classify.classifier import OnnxTileClassifier
 from vision.detect.still_photo import ClassicTileFinder, detect_tiles, make_finder
 from vision.eval.matching import DetectionScore
 from vision.find.centres import Peak, portrait_corners, turned_across_row
-from vision.find.learnt import DEFAULT_DETECTOR, DetectorModelError, LearntTileFinder
+from vision.find.finder import FoundTile
+from vision.find.learnt import DEFAULT_DETECTOR, DetectorModelError, LearntTileFinder, _Look, _one_per_tile
+from vision.geometry import long_edge
 from vision.live.table_reader.checking import random_overhead_camera
 from vision.render.layout import random_layout
 from vision.render.renderer import RenderOptions, render_table
@@ -142,3 +144,48 @@ def test_one_look_at_a_given_tile_height_finds_each_tile_once():
     ]
     assert max(per_face) == 1
     assert sum(per_face) >= 0.97 * len(table.truths)
+
+
+def _find(x: float, y: float, long: float, score: float) -> _Look:
+    """A portrait find centred at (x, y), ``long`` px long and 3/4 as wide."""
+    half_w, half_h = 0.375 * long, 0.5 * long
+    corners = np.array(
+        [[x - half_w, y - half_h], [x + half_w, y - half_h], [x + half_w, y + half_h], [x - half_w, y + half_h]],
+        np.float32,
+    )
+    return _Look(FoundTile(corners, False), long, 0.75 * long, score)
+
+
+def _row_of_tiles(y: float, count: int) -> list[_Look]:
+    return [_find(400.0 + 32.0 * i, y, 40.0, 0.8) for i in range(count)]
+
+
+def test_a_clump_of_tiles_seen_as_one_large_tile_gives_its_tiles_not_the_clump():
+    """A coarse look sees a tight 2×2 clump of dark tiles as one tile twice as long (rendered
+    dense ponds: 25 of 104 tiles lost under such finds); the clump is no tile and takes none
+    of its tiles as parts."""
+    clump = [_find(x, y, 40.0, 0.8) for x in (100.0, 130.0) for y in (100.0, 140.0)]
+    big = _find(115.0, 120.0, 90.0, 0.6)
+    kept = _one_per_tile([*_row_of_tiles(300.0, 6), big, *clump])
+    assert big not in kept
+    assert all(tile in kept for tile in clump)
+    assert len(kept) == 10
+
+
+def test_a_near_tiles_glyphs_stay_its_parts_when_most_finds_are_glyphs():
+    """Seen low from a seat, a large near tile's glyphs may be most of the finds; the typical
+    size is taken from the finds that are no part of another, so the tile is not a clump."""
+    tiles = [_find(200.0 * i, 100.0, 120.0, 0.7) for i in range(1, 4)]
+    glyphs = [_find(200.0 * i + dx, 100.0 + dy, 38.0, 0.8) for i in range(1, 4) for dx in (-20, 20) for dy in (-25, 25)]
+    kept = _one_per_tile([*tiles, *glyphs])
+    assert kept == sorted(tiles, key=lambda t: -t.score)
+
+
+def test_the_densest_rendered_ponds_are_found_tile_by_tile(finder):
+    """Held-out table 2 000 013 (a `black` pond clumped 2×2 and 3×3): every tile found, and no
+    clump kept as a tile."""
+    table = render_table(2_000_013, HELD_OUT)
+    truths, _, matched = count_finds(finder, [table])
+    assert matched == truths
+    tile_long = float(np.median([long_edge(t.corners) for t in table.truths]))
+    assert max(long_edge(t.corners) for t in finder.find(table.image).tiles) < 1.6 * tile_long

@@ -54,6 +54,13 @@ _SAME_TILE: Final = 0.6
 _PART_OF: Final = 1.4
 _PART_HOST_AT_MOST: Final = 4.0
 _PART_SCORE: Final = 0.5
+#: A find at least ``_BLOCK_LONG`` times the typical tile's long edge that holds the centres
+#: of ``_BLOCK_HOLDS`` finds of about the typical size (``_BLOCK_OF`` times it) is a clump of
+#: tiles, not a tile (:func:`_blocks`). A 2×2 clump seen whole is about twice as long as its
+#: tiles, and holds four of them; the rendered ponds' clumps came out 3-4.6 times as long.
+_BLOCK_LONG: Final = 2.0
+_BLOCK_HOLDS: Final = 3
+_BLOCK_OF: Final = (0.7, 1.4)
 
 
 class DetectorModelError(ModelFileError):
@@ -218,22 +225,17 @@ def _one_per_tile(tiles: list[_Look]) -> list[_Look]:
     A look finer than a tile's own scale may still fire on its glyphs (a circle of 9p, a
     character): a smaller find whose centre lies inside a larger one's face is a part of it,
     unless the larger find is much less sure than the part. Parts go first, so that a glyph a
-    little surer than its tile cannot push the tile out as "the same place"."""
-    centres = np.array([t.tile.corners.mean(axis=0) for t in tiles]) if tiles else np.zeros((0, 2))
-    host_at_most = _PART_HOST_AT_MOST * float(np.median([t.long for t in tiles])) if tiles else 0.0
+    little surer than its tile cannot push the tile out as "the same place". A coarse look
+    may also see a tight clump of tiles as one large tile (:func:`_blocks`): such a block is
+    dropped, and takes no tile as its part."""
+    if not tiles:
+        return []
+    centres = np.array([t.tile.corners.mean(axis=0) for t in tiles])
     longs = np.array([t.long for t in tiles])
-    scores = np.array([t.score for t in tiles])
-    whole: list[int] = []
-    for index, tile in enumerate(tiles):
-        near = np.linalg.norm(centres - centres[index], axis=1)
-        hosts = np.flatnonzero(
-            (longs > _PART_OF * tile.long)
-            & (longs <= host_at_most)
-            & (scores >= _PART_SCORE * tile.score)
-            & (near < longs / 2)
-        )
-        if not any(_inside_face(centres[index], tiles[at].tile.corners) for at in hosts):
-            whole.append(index)
+    whole = _whole(tiles, centres, longs, frozenset())
+    blocks = _blocks(tiles, centres, longs, float(np.median(longs[whole])))
+    if blocks:
+        whole = _whole(tiles, centres, longs, blocks)
     kept: list[_Look] = []
     kept_centres = np.zeros((len(whole), 2))
     kept_shorts = np.zeros(len(whole))
@@ -244,6 +246,43 @@ def _one_per_tile(tiles: list[_Look]) -> list[_Look]:
             kept_centres[count], kept_shorts[count] = centres[index], tile.short
             kept.append(tile)
     return kept
+
+
+def _whole(tiles: list[_Look], centres: np.ndarray, longs: np.ndarray, blocks: frozenset[int]) -> list[int]:
+    """The finds that are no part of another (``blocks`` neither count nor host)."""
+    host_at_most = _PART_HOST_AT_MOST * float(np.median(longs))
+    scores = np.array([t.score for t in tiles])
+    whole: list[int] = []
+    for index, tile in enumerate(tiles):
+        if index in blocks:
+            continue
+        near = np.linalg.norm(centres - centres[index], axis=1)
+        hosts = np.flatnonzero(
+            (longs > _PART_OF * tile.long)
+            & (longs <= host_at_most)
+            & (scores >= _PART_SCORE * tile.score)
+            & (near < longs / 2)
+        )
+        if not any(_inside_face(centres[index], tiles[at].tile.corners) for at in hosts if at not in blocks):
+            whole.append(index)
+    return whole
+
+
+def _blocks(tiles: list[_Look], centres: np.ndarray, longs: np.ndarray, typical: float) -> frozenset[int]:
+    """The finds that are clumps of tiles, not tiles: a face at least ``_BLOCK_LONG`` times
+    the typical tile's long edge (``typical``: the median of the finds that are no part of
+    another, so that glyphs do not set it) holding the centres of ``_BLOCK_HOLDS`` or more
+    finds of about the typical size. A coarse look sees a tight clump of dark tiles (2×2,
+    3×3) as one tile three or four times as long; as a host it would take its tiles as its
+    parts. A near tile's glyphs are far smaller than the frame's typical tile and do not
+    count."""
+    sized = np.flatnonzero((longs >= _BLOCK_OF[0] * typical) & (longs <= _BLOCK_OF[1] * typical))
+    return frozenset(
+        index
+        for index, tile in enumerate(tiles)
+        if tile.long >= _BLOCK_LONG * typical
+        and sum(1 for at in sized if _inside_face(centres[at], tile.tile.corners)) >= _BLOCK_HOLDS
+    )
 
 
 def _inside_face(point: np.ndarray, corners: np.ndarray) -> bool:
