@@ -66,6 +66,7 @@ _MARKER_SLACK_MM: Final = 2.0  # a marker's square is ignored this much wider: t
 #: The detector's peak threshold here (its own, chosen on photographs, is 0.3): a find outside
 #: the seats' zones is dropped, so the table can afford more of the faint peaks of blurred faces.
 PEAK_THRESHOLD: Final = 0.2
+_ON_TILE: Final = 0.4  # a find whose face the felt mask shows as tile less than this is felt, not a tile
 _FOUND_MARGIN_MM: Final = 2.0  # a find covers this much felt mask past its box (blur, the box's error)
 #: Two read tiles whose faces share this much of the smaller one are one (the detector can
 #: fire twice on a sideways face); the surer reading stays. Two that read the same share
@@ -171,13 +172,17 @@ class TableReader:
         # What the camera does not see is neither tile nor felt: no tiles there, and its zones are unseen.
         masks.tiles[self._not_tile] = 0
         occluders = _occluder_labels(masks.tiles, self.view, self.tile, self.distances)
-        read = self._read_finds(image, self._in_zones(self.finder.find(image).tiles))
-        placed = self._placed(image, masks, read)
-        # Where tile shows that no placed face covers, the detector missed a face: cut one there.
-        gaps = self._gaps(masks, occluders, [tile.quad for tiles in placed for tile in tiles])
+        finds = self._on_tile(masks, self._in_zones(self.finder.find(image).tiles))
+        read = self._read_finds(image, finds)
+        fitted = self._fitted(image, masks, read)
+        # Where tile shows that no fitted face covers, the detector missed a face: cut one there.
+        gaps = self._gaps(masks, occluders, [tile.quad for tiles in fitted for tile in tiles])
         if gaps:
-            again = [Detection(t.quad, t.reading, t.found.piece.sideways) for tiles in placed for t in tiles]
-            placed = self._placed(image, masks, again + self._read_finds(image, gaps))
+            # Every fitted face goes again, also a meld's tile that no meld took for want of
+            # the face a gap now gives it (a closed kan's back beside a missed face).
+            again = [Detection(t.quad, t.reading, t.found.piece.sideways) for tiles in fitted for t in tiles]
+            fitted = self._fitted(image, masks, again + self._read_finds(image, gaps))
+        placed = [_melds_grouped(tiles, self.scale) for tiles in fitted]
         result = []
         for seat in range(4):
             occluded = _occluded_zones(occluders, seat, self.view, self.boxes, self.tile) | self._out_of_frame[seat]
@@ -189,13 +194,14 @@ class TableReader:
         axes = [self._row_axis(find.seat, find.tile.corners.mean(axis=0)) for find in finds]
         return list(read_found(image, self.classifier, [find.tile for find in finds], self.judge, row_axes=axes))
 
-    def _placed(self, image: np.ndarray, masks: ViewMask, detections: Sequence[Detection]) -> list[list[ReadTile]]:
-        """Read tiles in their seats' zones, rows and melds, the rows fitted to the felt mask."""
+    def _fitted(self, image: np.ndarray, masks: ViewMask, detections: Sequence[Detection]) -> list[list[ReadTile]]:
+        """Read tiles in their seats' zones and rows, the rows fitted to the felt mask (not yet
+        grouped into melds)."""
         by_seat = self._by_seat(detections)
-        for seat in range(4):
-            fitted = self._rows[seat].fitted(image, seat_image(masks.tiles, self.view, seat), by_seat[seat])
-            by_seat[seat] = _melds_grouped(fitted, self.scale)
-        return by_seat
+        return [
+            self._rows[seat].fitted(image, seat_image(masks.tiles, self.view, seat), by_seat[seat])
+            for seat in range(4)
+        ]
 
     def _locate(self, point: np.ndarray) -> tuple[int, Zone, float, float] | None:
         """The seat and zone a frame point lies in, and its seat-image pixel (u, v); None off every zone."""
@@ -225,6 +231,24 @@ class TableReader:
             face = centred_piece(u, v, self._lies_across(seat, tile), self.scale)
             finds.append(_Find(seat, FoundTile(frame_quad(face, self._seat_to_frame[seat]), face.sideways)))
         return finds
+
+    def _on_tile(self, masks: ViewMask, finds: list[_Find]) -> list[_Find]:
+        """The finds whose face the felt mask shows as tile, at least ``_ON_TILE`` of it: the
+        detector may fire on bare felt where a row would go on (a pond's next place); the mask
+        knows felt, and a face of felt is no tile."""
+        kept = []
+        for find in finds:
+            corners = find.tile.corners.reshape(-1, 1, 2).astype(np.float64)
+            quad = cv2.perspectiveTransform(corners, self.view.frame_to_view).reshape(-1, 2)
+            x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int), 0)
+            x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+            face = np.zeros((max(y1 - y0, 1), max(x1 - x0, 1)), np.uint8)
+            cv2.fillConvexPoly(face, np.round((quad - (x0, y0)) * 4).astype(np.int32), 1, shift=2)
+            under = masks.tiles[y0:y1, x0:x1][: face.shape[0], : face.shape[1]]
+            inside = face[: under.shape[0], : under.shape[1]] > 0
+            if inside.any() and np.count_nonzero(under[inside]) >= _ON_TILE * np.count_nonzero(inside):
+                kept.append(find)
+        return kept
 
     def _lies_across(self, seat: int, tile: FoundTile) -> bool:
         """Whether a find's long axis lies along its seat's rows (sideways)."""
