@@ -199,8 +199,7 @@ class TableReader:
         grouped into melds)."""
         by_seat = self._by_seat(detections)
         return [
-            self._rows[seat].fitted(image, seat_image(masks.tiles, self.view, seat), by_seat[seat])
-            for seat in range(4)
+            self._rows[seat].fitted(image, seat_image(masks.tiles, self.view, seat), by_seat[seat]) for seat in range(4)
         ]
 
     def _locate(self, point: np.ndarray) -> tuple[int, Zone, float, float] | None:
