@@ -234,3 +234,50 @@ def test_tiles_the_detector_misses_are_cut_where_the_felt_mask_says_tile_lies(cl
     assert finder.dropped >= len(missed)
     found = differences(layout, reading)
     assert found.all == ()
+
+
+class OneCropAtATime(OnnxTileClassifier):
+    """The shipped classifier reading every crop in a network run of its own, counting the runs."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.runs = 0
+
+    def classify_quads(self, image, quads):
+        self.runs += len(quads)
+        read = super().classify_quads
+        return tuple(reading for quad in quads for reading in read(image, [quad]))
+
+
+class CountingRuns(OnnxTileClassifier):
+    def __init__(self) -> None:
+        super().__init__()
+        self.runs = 0
+        self.crops = 0
+
+    def classify(self, crops):
+        self.runs += 1
+        self.crops += len(crops)
+        return super().classify(crops)
+
+
+def test_reading_a_frame_s_crops_in_batches_and_once_each_reads_as_one_at_a_time():
+    """The reader reads each quad of a frame once and what the rows' fitting reads in a batch
+    for all seats (``FrameReadings``): the same tiles, the same readings, as when every crop is
+    cut and read alone, also when gaps are cut and the table is placed a second time."""
+    camera = CAMERAS["quarter-turned-tilted"]
+    layout = hand_made_layout()
+    rendered = render_table(3, RenderOptions(camera=camera), layout)
+    faces = [t.corners for t in rendered.truths if t.face_up and t.sideways]
+    readings, placed = [], []
+    counting, alone = CountingRuns(), OneCropAtATime()
+    for classifier in (counting, alone):
+        reader = TableReader(picked_calibration(camera), classifier)
+        reader.finder = MissingFinds(reader.finder, faces)  # gaps to cut: a second pass
+        readings.append(reader.read_image(rendered.image))
+        placed.append([(p.reading, p.sideways, p.quad.tolist()) for p in reader.placed_tiles(rendered.image)])
+    assert readings[0] == readings[1]
+    assert placed[0] == placed[1]
+    assert differences(layout, readings[0]).all == ()
+    assert counting.crops == alone.runs  # the same crops, each once
+    assert counting.runs < alone.runs / 20

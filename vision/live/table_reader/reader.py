@@ -34,6 +34,7 @@ from vision.calibration.markers import TABLE_MARKER_MM
 from vision.calibration.table import STANDARD_TABLE, STANDARD_TILE, PhysicalTileSize, TableGeometry
 from vision.calibration.zones import STANDARD_DISTANCES, SeatDistances, ZoneBox, ZoneBoxes, zone_boxes
 from vision.classify.classifier import OnnxTileClassifier, TileReading
+from vision.classify.frame_readings import FrameReadings
 from vision.detect.sideways_judge import long_axis_degrees
 from vision.detect.still_photo import Detection, SidewaysJudge, read_found, shipped_judge
 from vision.find.finder import FoundTile
@@ -124,8 +125,7 @@ class TableReader:
         self._seat_to_frame = tuple(self.view.seat_to_frame(seat) for seat in range(4))
         self._frame_to_seat = tuple(np.linalg.inv(m) for m in self._seat_to_frame)
         self._rows = tuple(
-            SeatRows(classifier, to_frame, self.scale, self.view.half_mm * self.view.px_per_mm)
-            for to_frame in self._seat_to_frame
+            SeatRows(to_frame, self.scale, self.view.half_mm * self.view.px_per_mm) for to_frame in self._seat_to_frame
         )
         _, self._wall_row_v = self.view.seat_px(np.array(0.0), np.array(wall_row_line(distances, tile)))
         self.finder = LearntTileFinder(
@@ -171,31 +171,40 @@ class TableReader:
         # What the camera does not see is neither tile nor felt: no tiles there, and its zones are unseen.
         masks.tiles[self._not_tile] = 0
         occluders = _occluder_labels(masks.tiles, self.view, self.tile, self.distances)
-        read = self._read_finds(image, self._in_zones(self.finder.find(image).tiles))
-        placed = self._placed(image, masks, read)
+        # Every crop of this frame is read once: the gaps' pass cuts most faces again.
+        reads = FrameReadings(self.classifier, image)
+        read = self._read_finds(image, reads, self._in_zones(self.finder.find(image).tiles))
+        placed = self._placed(image, reads, masks, read)
         # Where tile shows that no placed face covers, the detector missed a face: cut one there.
         gaps = self._gaps(masks, occluders, [tile.quad for tiles in placed for tile in tiles])
         if gaps:
             again = [Detection(t.quad, t.reading, t.found.piece.sideways) for tiles in placed for t in tiles]
-            placed = self._placed(image, masks, again + self._read_finds(image, gaps))
+            placed = self._placed(image, reads, masks, again + self._read_finds(image, reads, gaps))
         result = []
         for seat in range(4):
             occluded = _occluded_zones(occluders, seat, self.view, self.boxes, self.tile) | self._out_of_frame[seat]
             result.append(_SeatFind(seat, tuple(placed[seat]), occluded))
         return result
 
-    def _read_finds(self, image: np.ndarray, finds: list[_Find]) -> list[Detection]:
+    def _read_finds(self, image: np.ndarray, reads: FrameReadings, finds: list[_Find]) -> list[Detection]:
         """Finds judged (each with its seat's row axis), settled and read, as ``vision detect`` does."""
         axes = [self._row_axis(find.seat, find.tile.corners.mean(axis=0)) for find in finds]
-        return list(read_found(image, self.classifier, [find.tile for find in finds], self.judge, row_axes=axes))
+        return list(read_found(image, reads, [find.tile for find in finds], self.judge, row_axes=axes))
 
-    def _placed(self, image: np.ndarray, masks: ViewMask, detections: Sequence[Detection]) -> list[list[ReadTile]]:
-        """Read tiles in their seats' zones, rows and melds, the rows fitted to the felt mask."""
+    def _placed(
+        self, image: np.ndarray, reads: FrameReadings, masks: ViewMask, detections: Sequence[Detection]
+    ) -> list[list[ReadTile]]:
+        """Read tiles in their seats' zones, rows and melds, the rows fitted to the felt mask.
+        What the fitting reads is read for all four seats at once: the rows' ways, then the
+        nudges of the faces still uncertain."""
         by_seat = self._by_seat(detections)
-        for seat in range(4):
-            fitted = self._rows[seat].fitted(image, seat_image(masks.tiles, self.view, seat), by_seat[seat])
-            by_seat[seat] = _melds_grouped(fitted, self.scale)
-        return by_seat
+        rows = self._rows
+        plans = [rows[seat].planned(seat_image(masks.tiles, self.view, seat), by_seat[seat]) for seat in range(4)]
+        reads.read_ahead([quad for seat, plan in enumerate(plans) for quad in rows[seat].quads(plan.faces())])
+        fitted = [rows[seat].fitted(image, reads, plans[seat]) for seat in range(4)]
+        nudges = [rows[seat].quads([face for _, face in rows[seat].nudges(fitted[seat])]) for seat in range(4)]
+        reads.read_ahead([quad for quads in nudges for quad in quads])
+        return [_melds_grouped(rows[seat].nudged(image, reads, fitted[seat]), self.scale) for seat in range(4)]
 
     def _locate(self, point: np.ndarray) -> tuple[int, Zone, float, float] | None:
         """The seat and zone a frame point lies in, and its seat-image pixel (u, v); None off every zone."""
