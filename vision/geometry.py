@@ -15,6 +15,12 @@ def angle_of_corners(corners: np.ndarray) -> float:
     return float(np.degrees(np.arctan2(dx, -dy)) % 360.0)
 
 
+def centre(corners: np.ndarray) -> np.ndarray:
+    """A quad's centre: the mean of its four corners, as ``corners.mean(axis=0)`` sums them (in
+    order, in the corners' own type), without its overhead: a table reader takes a thousand a frame."""
+    return np.asarray((corners[0] + corners[1] + corners[2] + corners[3]) / 4)
+
+
 def bounding_box(corners: np.ndarray) -> tuple[int, int, int, int]:
     """[x0, y0, x1, y1] enclosing the corners, in whole pixels."""
     x0, y0 = np.floor(corners.min(axis=0)).astype(int)

@@ -24,6 +24,7 @@ from vision.find import centres
 from vision.find.centres import CHANNELS, STRIDE, decode_peaks, net_input, normalised, portrait_corners
 from vision.find.finder import FindResult, FoundTile
 from vision.find.seams import TileSize
+from vision.geometry import centre
 from vision.onnx_models.cpu_session import cpu_session
 from vision.onnx_models.model_file import ModelFileError, load_model_metadata
 
@@ -219,31 +220,31 @@ def _one_per_tile(tiles: list[_Look]) -> list[_Look]:
     character): a smaller find whose centre lies inside a larger one's face is a part of it,
     unless the larger find is much less sure than the part. Parts go first, so that a glyph a
     little surer than its tile cannot push the tile out as "the same place"."""
-    centres = np.array([t.tile.corners.mean(axis=0) for t in tiles]) if tiles else np.zeros((0, 2))
-    host_at_most = _PART_HOST_AT_MOST * float(np.median([t.long for t in tiles])) if tiles else 0.0
+    if not tiles:
+        return []
+    centres = np.array([centre(t.tile.corners) for t in tiles])
+    host_at_most = _PART_HOST_AT_MOST * float(np.median([t.long for t in tiles]))
     longs = np.array([t.long for t in tiles])
     scores = np.array([t.score for t in tiles])
-    whole: list[int] = []
-    for index, tile in enumerate(tiles):
-        near = np.linalg.norm(centres - centres[index], axis=1)
-        hosts = np.flatnonzero(
-            (longs > _PART_OF * tile.long)
-            & (longs <= host_at_most)
-            & (scores >= _PART_SCORE * tile.score)
-            & (near < longs / 2)
-        )
-        if not any(_inside_face(centres[index], tiles[at].tile.corners) for at in hosts):
-            whole.append(index)
-    kept: list[_Look] = []
-    kept_centres = np.zeros((len(whole), 2))
-    kept_shorts = np.zeros(len(whole))
-    for index in sorted(whole, key=lambda at: -tiles[at].score):
-        tile, count = tiles[index], len(kept)
-        apart = np.linalg.norm(kept_centres[:count] - centres[index], axis=1)
-        if np.all(apart >= _SAME_TILE * np.minimum(kept_shorts[:count], tile.short)):
-            kept_centres[count], kept_shorts[count] = centres[index], tile.short
-            kept.append(tile)
-    return kept
+    shorts = np.array([t.short for t in tiles])
+    # Every pair's centre distance at once ([i, j]: from find i to find j).
+    apart = np.linalg.norm(centres[None, :, :] - centres[:, None, :], axis=2)
+    may_host = (
+        (longs[None, :] > _PART_OF * longs[:, None])
+        & (longs[None, :] <= host_at_most)
+        & (scores[None, :] >= _PART_SCORE * scores[:, None])
+        & (apart < longs[None, :] / 2)
+    )
+    whole = [
+        index
+        for index in range(len(tiles))
+        if not any(_inside_face(centres[index], tiles[host].tile.corners) for host in np.flatnonzero(may_host[index]))
+    ]
+    kept: list[int] = []
+    for surest in sorted(whole, key=lambda at: -tiles[at].score):
+        if np.all(apart[surest, kept] >= _SAME_TILE * np.minimum(shorts[kept], shorts[surest])):
+            kept.append(surest)
+    return [tiles[at] for at in kept]
 
 
 def _inside_face(point: np.ndarray, corners: np.ndarray) -> bool:

@@ -39,6 +39,7 @@ from vision.detect.sideways_judge import long_axis_degrees
 from vision.detect.still_photo import Detection, SidewaysJudge, read_found, shipped_judge
 from vision.find.finder import FoundTile
 from vision.find.learnt import DEFAULT_DETECTOR, LearntTileFinder
+from vision.geometry import centre
 from vision.live.reading import SeenTile, TableReading, Zone
 from vision.live.table_reader.gaps import GapSearch, gap_faces
 from vision.live.table_reader.row_fitting import SeatRows
@@ -188,7 +189,7 @@ class TableReader:
 
     def _read_finds(self, image: np.ndarray, reads: FrameReadings, finds: list[_Find]) -> list[Detection]:
         """Finds judged (each with its seat's row axis), settled and read, as ``vision detect`` does."""
-        axes = [self._row_axis(find.seat, find.tile.corners.mean(axis=0)) for find in finds]
+        axes = [self._row_axis(find.seat, centre(find.tile.corners)) for find in finds]
         return list(read_found(image, reads, [find.tile for find in finds], self.judge, row_axes=axes))
 
     def _placed(
@@ -208,10 +209,11 @@ class TableReader:
 
     def _locate(self, point: np.ndarray) -> tuple[int, Zone, float, float] | None:
         """The seat and zone a frame point lies in, and its seat-image pixel (u, v); None off every zone."""
+        # ViewGeometry.seat_mm's arithmetic on floats: a table's finds are located a few hundred times a frame.
+        px_per_mm, half_mm = self.view.px_per_mm, self.view.half_mm
         for seat in range(4):
             u, v = _apply(self._frame_to_seat[seat], point)
-            x_mm, distance_mm = self.view.seat_mm(np.array(u), np.array(v))
-            zone = zone_box_of(self.boxes, float(x_mm), float(distance_mm))
+            zone = zone_box_of(self.boxes, u / px_per_mm - half_mm, v / px_per_mm - half_mm)
             if zone is not None:
                 return seat, zone, u, v
         return None
@@ -223,21 +225,22 @@ class TableReader:
         finds = []
         side = self.view.side_px
         for tile in found:
-            centre = tile.corners.mean(axis=0)
-            located = self._locate(centre)
+            middle = centre(tile.corners)
+            located = self._locate(middle)
             if located is None:
                 continue
-            x, y = _apply(self.view.frame_to_view, centre)
+            x, y = _apply(self.view.frame_to_view, middle)
             if 0 <= x < side and 0 <= y < side and self._unseen[int(y), int(x)]:
                 continue
             seat, _, u, v = located
-            face = centred_piece(u, v, self._lies_across(seat, tile), self.scale)
+            face = centred_piece(u, v, self._lies_across(seat, tile, u, v), self.scale)
             finds.append(_Find(seat, FoundTile(frame_quad(face, self._seat_to_frame[seat]), face.sideways)))
         return finds
 
-    def _lies_across(self, seat: int, tile: FoundTile) -> bool:
-        """Whether a find's long axis lies along its seat's rows (sideways)."""
-        axis = self._row_axis(seat, tile.corners.mean(axis=0))
+    def _lies_across(self, seat: int, tile: FoundTile, u: float, v: float) -> bool:
+        """Whether a find (its centre at ``u``, ``v`` of its seat's image) has its long axis
+        along its seat's rows (sideways)."""
+        axis = self._row_axis_at(seat, u, v)
         turn = abs(long_axis_degrees(tile.corners) - axis) % 180.0
         return min(turn, 180.0 - turn) > 45.0
 
@@ -274,26 +277,30 @@ class TableReader:
     def _row_axis(self, seat: int, point: np.ndarray) -> float:
         """Degrees clockwise from the frame's up of an upright tile's long axis in ``seat``'s rows at ``point``."""
         u, v = _apply(self._frame_to_seat[seat], point)
+        return self._row_axis_at(seat, u, v)
+
+    def _row_axis_at(self, seat: int, u: float, v: float) -> float:
+        """``_row_axis`` at seat-image pixel (``u``, ``v``)."""
         x0, y0 = _apply(self._seat_to_frame[seat], np.array([u, v - 5.0]))
         x1, y1 = _apply(self._seat_to_frame[seat], np.array([u, v + 5.0]))
         return float(np.degrees(np.arctan2(x1 - x0, -(y1 - y0))) % 180.0)
 
     def _by_seat(self, detections: Sequence[Detection]) -> list[list[ReadTile]]:
         """Each read tile in its seat's zone, row and meld; of two on one face, the surer."""
-        located: list[tuple[int, Zone, Piece, Detection]] = []
+        located: list[list[tuple[Zone, Piece, Detection]]] = [[] for _ in range(4)]
         for detection in sorted(detections, key=lambda d: -d.reading.confidence):
-            place = self._locate(detection.corners.mean(axis=0))
+            place = self._locate(centre(detection.corners))
             if place is None:
                 continue
             seat, zone, u, v = place
             piece = centred_piece(u, v, detection.sideways, self.scale)
-            if any(s == seat and _same_tile(p, piece, d, detection) for s, _, p, d in located):
+            if any(_same_tile(p, piece, d, detection) for _, p, d in located[seat]):
                 continue
-            located.append((seat, zone, piece, detection))
+            located[seat].append((zone, piece, detection))
         by_seat: list[list[ReadTile]] = [[] for _ in range(4)]
         for seat in range(4):
             for zone in Zone:
-                here = [(piece, d) for s, z, piece, d in located if s == seat and z == zone]
+                here = [(piece, d) for z, piece, d in located[seat] if z == zone]
                 placed = arrange(zone, [piece for piece, _ in here], self.scale, float(self._wall_row_v))
                 by_seat[seat] += [
                     ReadTile(found, detection.reading, detection.corners)
