@@ -263,9 +263,9 @@ class TableReader:
             images = [seat_image(image, self.view, seat) for image in (residual, masks.tiles, masks.gray)]
             for zone, box in zone_box_items(self.boxes):
                 columns, lines = _box_slices(self.view, _reaching_out(box))
-                parts = [np.ascontiguousarray(image[lines, columns]) for image in images]
-                if not parts[0].any():
+                if not images[0][lines, columns].any():
                     continue
+                parts = [np.ascontiguousarray(image[lines, columns]) for image in images]
                 origin = (columns.start or 0, lines.start or 0)
                 search = GapSearch(parts[0], parts[1], parts[2], origin, _MOST_ROWS[zone], face_level)
                 for piece in gap_faces(search, self.scale):
@@ -294,7 +294,13 @@ class TableReader:
                 continue
             seat, zone, u, v = place
             piece = centred_piece(u, v, detection.sideways, self.scale)
-            if any(_same_tile(p, piece, d, detection) for _, p, d in located[seat]):
+            # Only faces that overlap it can be the same tile (``_overlap``): the rest are passed over cheaply.
+            overlapping = (
+                (p, d)
+                for _, p, d in located[seat]
+                if p.left < piece.right and piece.left < p.right and p.top < piece.bottom and piece.top < p.bottom
+            )
+            if any(_same_tile(p, piece, d, detection) for p, d in overlapping):
                 continue
             located[seat].append((zone, piece, detection))
         by_seat: list[list[ReadTile]] = [[] for _ in range(4)]
