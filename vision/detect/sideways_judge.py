@@ -24,7 +24,7 @@ import numpy as np
 
 from models import MODELS_DIR
 from vision.classify.crops import quarter_turned
-from vision.geometry import centre, long_edge
+from vision.geometry import centre, length, long_edge
 from vision.onnx_models.cpu_session import cpu_session, nchw_input
 from vision.onnx_models.model_file import ModelFileError, load_model_metadata
 
@@ -47,7 +47,7 @@ class SidewaysModelError(ModelFileError):
 def long_axis_degrees(quad: np.ndarray) -> float:
     """The turn (0-180) of a quad's longer edge clockwise from the image's up."""
     down, across = quad[3] - quad[0], quad[1] - quad[0]
-    dx, dy = down if np.linalg.norm(down) >= np.linalg.norm(across) else across
+    dx, dy = down if length(down) >= length(across) else across
     return float(np.degrees(np.arctan2(dx, -dy)) % 180.0)
 
 

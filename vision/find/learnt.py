@@ -175,14 +175,22 @@ class LearntTileFinder:
         scale = scaled.scale
         output = np.asarray(self._session.run(None, {self._input_name: normalised(ready.pixels[None])})[0])[0]
         height, width = image.shape[:2]
-        tiles = []
-        for peak in centres.turned_across_row(decode_peaks(output, self.threshold)):
-            if not keep_long[0] <= peak.long < keep_long[1]:
-                continue
-            corners = portrait_corners(peak, scale)
-            if _inside(corners, width, height):
-                tile = FoundTile(corners, peak.sideways > centres.SIDEWAYS_ABOVE)
-                tiles.append(_Look(tile, peak.long / scale, peak.short / scale, peak.score))
+        peaks = [
+            p
+            for p in centres.turned_across_row(decode_peaks(output, self.threshold))
+            if keep_long[0] <= p.long < keep_long[1]
+        ]
+        faces = [portrait_corners(peak, scale) for peak in peaks]
+        tiles = [
+            _Look(
+                FoundTile(corners, peak.sideways > centres.SIDEWAYS_ABOVE),
+                peak.long / scale,
+                peak.short / scale,
+                peak.score,
+            )
+            for peak, corners, inside in zip(peaks, faces, _inside(faces, width, height), strict=True)
+            if inside
+        ]
         return tiles, scaled
 
 
@@ -237,13 +245,19 @@ def _one_per_tile(tiles: list[_Look]) -> list[_Look]:
     )
     whole = [
         index
-        for index in range(len(tiles))
-        if not any(_inside_face(centres[index], tiles[host].tile.corners) for host in np.flatnonzero(may_host[index]))
+        for index, hosted in enumerate(may_host.any(axis=1))
+        if not hosted
+        or not any(_inside_face(centres[index], tiles[host].tile.corners) for host in np.flatnonzero(may_host[index]))
     ]
+    # Surest first, a find is kept when it lies apart from every find kept before it: each
+    # kept find blocks the finds too near it (``apart`` is symmetric).
+    too_near = ~(apart >= _SAME_TILE * np.minimum(shorts[:, None], shorts[None, :]))
+    blocked = np.zeros(len(tiles), bool)
     kept: list[int] = []
     for surest in sorted(whole, key=lambda at: -tiles[at].score):
-        if np.all(apart[surest, kept] >= _SAME_TILE * np.minimum(shorts[kept], shorts[surest])):
+        if not blocked[surest]:
             kept.append(surest)
+            blocked |= too_near[surest]
     return [tiles[at] for at in kept]
 
 
@@ -265,12 +279,17 @@ def _check_image(image: np.ndarray) -> None:
         )
 
 
-def _inside(corners: np.ndarray, width: int, height: int) -> bool:
-    return bool(
-        np.all(corners >= _BORDER_PX)
-        and np.all(corners[:, 0] <= width - _BORDER_PX)
-        and np.all(corners[:, 1] <= height - _BORDER_PX)
+def _inside(faces: list[np.ndarray], width: int, height: int) -> list[bool]:
+    """Whether each face (4×2 corners) keeps ``_BORDER_PX`` inside the frame."""
+    if not faces:
+        return []
+    corners = np.stack(faces)
+    inside = (
+        np.all(corners >= _BORDER_PX, axis=(1, 2))
+        & np.all(corners[:, :, 0] <= width - _BORDER_PX, axis=1)
+        & np.all(corners[:, :, 1] <= height - _BORDER_PX, axis=1)
     )
+    return [bool(keep) for keep in inside]
 
 
 def _load_metadata(model_path: Path) -> dict[str, Any]:
