@@ -138,6 +138,7 @@ class TableReader:
         # touch the melds at the table's corners, where a marker taken for a tile lengthens a meld.
         reach = distances.meld_mm * (1 + PARALLAX) + _MARKER_SLACK_MM
         self._not_tile = self._unseen | _marker_squares(calibration, self.view, marker_mm, reach)
+        self._may_be_tile = (~self._not_tile).astype(np.uint8)  # 0 where no tile can be, 1 elsewhere
         self._out_of_frame = tuple(
             _occluded_zones(self._unseen.astype(np.int32), seat, self.view, self.boxes, tile) for seat in range(4)
         )
@@ -170,8 +171,9 @@ class TableReader:
         view = warp_view(image, self.view)
         masks = view_mask(view, 0.3 * self.tile.width_mm * self.tile.height_mm * self.view.px_per_mm**2)
         # What the camera does not see is neither tile nor felt: no tiles there, and its zones are unseen.
-        masks.tiles[self._not_tile] = 0
+        np.multiply(masks.tiles, self._may_be_tile, out=masks.tiles)
         occluders = _occluder_labels(masks.tiles, self.view, self.tile, self.distances)
+        any_occluder = bool(occluders.any())  # most frames have none: the seats' zones need no look then
         # Every crop of this frame is read once: the gaps' pass cuts most faces again.
         reads = FrameReadings(self.classifier, image)
         read = self._read_finds(image, reads, self._in_zones(self.finder.find(image).tiles))
@@ -183,7 +185,9 @@ class TableReader:
             placed = self._placed(image, reads, masks, again + self._read_finds(image, reads, gaps))
         result = []
         for seat in range(4):
-            occluded = _occluded_zones(occluders, seat, self.view, self.boxes, self.tile) | self._out_of_frame[seat]
+            occluded = self._out_of_frame[seat]
+            if any_occluder:
+                occluded = _occluded_zones(occluders, seat, self.view, self.boxes, self.tile) | occluded
             result.append(_SeatFind(seat, tuple(placed[seat]), occluded))
         return result
 
