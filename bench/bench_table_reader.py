@@ -2,18 +2,24 @@
 winning tiles and ura indicators) through near-overhead cameras, calibrated from the table's
 corners, read with the shipped ONNX classifier.
 
-    .venv/bin/python bench/bench_table_reader.py [--tables 30] [--style regular|black] [--clean] [--model ONNX]
+    .venv/bin/python bench/bench_table_reader.py [--tables 30] [--style regular|black] [--clean]
+        [--model ONNX] [--profile]
 
-Prints frame → ``TableReading`` time (median, p95), per-tile classification accuracy and
+Prints frame → ``TableReading`` time (median, p95; wall clock, and the process's CPU time,
+which other work on a shared machine disturbs less), per-tile classification accuracy and
 sideways accuracy (over the tiles the reader placed where a drawn tile lies), and the rate of
 tables whose structure is read exactly: per part (ponds with the riichi tile, melds, open
 hands with the winning tile, dora and ura) and whole. ``--clean`` renders without camera
 effects (no blur, glare, noise or JPEG). Seeds 3 000 000+ are apart from training.
+``--profile`` reads under cProfile (slower) and prints where a frame's time goes: each stage's
+share, the network runs and the crops cut a frame.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import pstats
 import statistics
 import time
 from pathlib import Path
@@ -37,9 +43,12 @@ def main() -> None:
     parser.add_argument("--style", choices=[s.value for s in ArtStyle], default=ArtStyle.REGULAR.value)
     parser.add_argument("--clean", action="store_true", help="render without camera effects")
     parser.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="classifier model (default: the shipped one)")
+    parser.add_argument("--profile", action="store_true", help="print where a frame's time goes (reads under cProfile)")
     args = parser.parse_args()
     classifier = OnnxTileClassifier(args.model)
+    profile = cProfile.Profile() if args.profile else None
     times: list[float] = []
+    cpu_times: list[float] = []
     tiles = correct = sideways_right = 0
     exact = {"ponds": 0, "melds": 0, "hands": 0, "indicators": 0, "whole": 0}
     for index in range(args.tables):
@@ -50,9 +59,14 @@ def main() -> None:
         options = RenderOptions(style=ArtStyle(args.style), effects=not args.clean, camera=camera)
         rendered = render_table(seed, options, layout)
         reader = TableReader(picked_calibration(camera), classifier)
-        start = time.perf_counter()
+        if profile is not None:
+            profile.enable()
+        start, cpu_start = time.perf_counter(), time.process_time()
         reading = reader.read_image(rendered.image)
         times.append(time.perf_counter() - start)
+        cpu_times.append(time.process_time() - cpu_start)
+        if profile is not None:
+            profile.disable()
         found = differences(layout, reading)
         for part in ("ponds", "melds", "hands", "indicators"):
             exact[part] += not getattr(found, part)
@@ -65,7 +79,8 @@ def main() -> None:
     print(f"table reader: {count} tables, style {args.style}, {'clean' if args.clean else 'camera effects'}")
     print(
         f"frame → reading: median {statistics.median(times) * 1000:.0f} ms, "
-        f"p95 {np.percentile(times, 95) * 1000:.0f} ms"
+        f"p95 {np.percentile(times, 95) * 1000:.0f} ms; "
+        f"CPU median {statistics.median(cpu_times) * 1000:.0f} ms, p95 {np.percentile(cpu_times, 95) * 1000:.0f} ms"
     )
     print(f"tiles placed on a drawn tile: {tiles}; label right {correct / max(tiles, 1):.4f}")
     print(f"sideways right {sideways_right / max(tiles, 1):.4f}")
@@ -74,6 +89,42 @@ def main() -> None:
         + ", ".join(f"{part} {hits / count:.2f}" for part, hits in exact.items() if part != "whole")
         + f"; whole table {exact['whole'] / count:.2f}"
     )
+    if profile is not None:
+        _print_profile(profile, count)
+
+
+#: Where a frame's time goes: (what, the function's file ending and name), as cProfile names them.
+STAGES = (
+    ("top-down view", "seat_view.py", "warp_view"),
+    ("felt mask", "tile_mask.py", "view_mask"),
+    ("occluders", "reader.py", "_occluder_labels"),
+    ("detector and verifier", "learnt.py", "find"),
+    ("finds re-cut in zones", "reader.py", "_in_zones"),
+    ("sideways judge", "sideways_judge.py", "judge"),
+    ("finds read, turned, nudged", "tile_lie.py", "settle_lies"),
+    ("half-face re-cuts", "tile_phase.py", "rephase"),
+    ("seats, rows fitted, nudges", "reader.py", "_placed"),
+    ("gaps cut", "reader.py", "_gaps"),
+    ("(the classifier's network, in all)", "classifier.py", "outputs"),
+)
+
+
+def _print_profile(profile: cProfile.Profile, frames: int) -> None:
+    """Each stage's time a frame (cumulative, under cProfile), the network runs and crops a frame."""
+    # (file, line, function) → (primitive calls, calls, own time, cumulative time, callers)
+    stats: dict[tuple[str, int, str], tuple[int, int, float, float, object]] = pstats.Stats(profile).stats  # type: ignore[attr-defined]
+    total = sum(row[2] for row in stats.values())
+    print(f"where a frame's time goes (under cProfile: {total / frames * 1000:.0f} ms a frame):")
+    for what, file, name in STAGES:
+        seconds = sum(row[3] for (path, _, function), row in stats.items() if path.endswith(file) and function == name)
+        print(f"  {what:36} {seconds / frames * 1000:6.1f} ms  {seconds / total:6.1%}")
+    runs = sum(
+        row[1] for (_, _, function), row in stats.items() if "onnxruntime" in function and function.endswith(".run>")
+    )
+    crops = sum(
+        row[1] for (path, _, function), row in stats.items() if path.endswith("crops.py") and function == "crop_tile"
+    )
+    print(f"  network runs {runs / frames:.1f} a frame; crops cut for the verifier and classifier {crops / frames:.0f}")
 
 
 def _placed_tiles(reader: TableReader, rendered: RenderedTable) -> tuple[int, int, int]:

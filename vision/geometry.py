@@ -15,6 +15,20 @@ def angle_of_corners(corners: np.ndarray) -> float:
     return float(np.degrees(np.arctan2(dx, -dy)) % 360.0)
 
 
+def centre(corners: np.ndarray) -> np.ndarray:
+    """A quad's centre: the mean of its four corners, as ``corners.mean(axis=0)`` sums them (in
+    order, in the corners' own type), without its overhead: a table reader takes a thousand a frame."""
+    return np.asarray((corners[0] + corners[1] + corners[2] + corners[3]) / 4)
+
+
+def length(vector: np.ndarray) -> np.floating:
+    """A 1-D vector's length as ``np.linalg.norm`` computes it (its own float type, the square
+    root of its dot with itself), without that function's overhead."""
+    if not issubclass(vector.dtype.type, np.inexact):
+        vector = vector.astype(float)
+    return np.sqrt(vector.dot(vector))  # type: ignore[no-any-return]
+
+
 def bounding_box(corners: np.ndarray) -> tuple[int, int, int, int]:
     """[x0, y0, x1, y1] enclosing the corners, in whole pixels."""
     x0, y0 = np.floor(corners.min(axis=0)).astype(int)
@@ -26,7 +40,7 @@ def long_edge(corners: np.ndarray) -> float:
     """A quad's longer edge: the longer of its first corner's two edges (a face's long edge
     whichever way its corners run)."""
     corners = np.asarray(corners, np.float64)
-    return float(max(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[3] - corners[0])))
+    return float(max(length(corners[1] - corners[0]), length(corners[3] - corners[0])))
 
 
 def angle_difference(a: float, b: float) -> float:

@@ -211,6 +211,20 @@ class MissingFinds:
         return replace(result, tiles=tuple(kept))
 
 
+def sideways_but_the_added_kan_s(rendered, camera) -> list[np.ndarray]:
+    """The faces of the hand-made table's sideways tiles: two riichi tiles, three called tiles
+    and the one of them under an added kan's tile, but not the added tile itself (the inner of
+    the two sideways red dragons): with both of its sideways faces missed, an added kan is
+    a block of tile the gaps do not cut into its two faces."""
+    calibration = picked_calibration(camera)
+    sideways = [t for t in rendered.truths if t.face_up and t.sideways]
+    added = min(
+        (t for t in sideways if t.tile == parse_tiles("7z")[0]),
+        key=lambda t: np.linalg.norm(calibration.to_view(t.corners.mean(axis=0)[None]) - CENTRE_VIEW),
+    )
+    return [t.corners for t in sideways if t is not added]
+
+
 def test_tiles_the_detector_misses_are_cut_where_the_felt_mask_says_tile_lies(classifier):
     """Faces the detector did not find (a pond's riichi tile, a tile mid-row, one of an open
     hand, a called tile under an added kan's tile) are cut where tile shows and no find
@@ -219,16 +233,8 @@ def test_tiles_the_detector_misses_are_cut_where_the_felt_mask_says_tile_lies(cl
     layout = hand_made_layout()
     rendered = render_table(3, RenderOptions(camera=camera, effects=False), layout)
     reader = TableReader(picked_calibration(camera), classifier)
-    calibration = picked_calibration(camera)
-    face_up = [t for t in rendered.truths if t.face_up]
-    sideways = [t for t in face_up if t.sideways]
-    # Two riichi tiles, three called tiles and the one of them under an added kan's tile (the
-    # outer of the two red dragons), and every eleventh of the rest.
-    added = min(
-        (t for t in sideways if t.tile == parse_tiles("7z")[0]),
-        key=lambda t: np.linalg.norm(calibration.to_view(t.corners.mean(axis=0)[None]) - CENTRE_VIEW),
-    )
-    missed = [t.corners for t in sideways if t is not added] + [t.corners for t in face_up if not t.sideways][::11]
+    upright = [t.corners for t in rendered.truths if t.face_up and not t.sideways]
+    missed = sideways_but_the_added_kan_s(rendered, camera) + upright[::11]  # and every eleventh of the rest
     finder = MissingFinds(reader.finder, missed)
     reader.finder = finder
     reading = reader.read_image(rendered.image)
@@ -276,3 +282,50 @@ def test_finds_on_bare_felt_at_a_row_s_next_place_are_no_tiles(classifier):
     assert len(felt) == 4
     reader.finder = ExtraFinds(reader.finder, felt)
     assert differences(layout, reader.read_image(rendered.image)).all == ()
+
+
+class OneCropAtATime(OnnxTileClassifier):
+    """The shipped classifier reading every crop in a network run of its own, counting the runs."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.runs = 0
+
+    def classify_quads(self, image, quads):
+        self.runs += len(quads)
+        read = super().classify_quads
+        return tuple(reading for quad in quads for reading in read(image, [quad]))
+
+
+class CountingRuns(OnnxTileClassifier):
+    def __init__(self) -> None:
+        super().__init__()
+        self.runs = 0
+        self.crops = 0
+
+    def classify(self, crops):
+        self.runs += 1
+        self.crops += len(crops)
+        return super().classify(crops)
+
+
+def test_reading_a_frame_s_crops_in_batches_and_once_each_reads_as_one_at_a_time():
+    """The reader reads each quad of a frame once and what the rows' fitting reads in a batch
+    for all seats (``FrameReadings``): the same tiles, the same readings, as when every crop is
+    cut and read alone, also when gaps are cut and the table is placed a second time."""
+    camera = CAMERAS["quarter-turned-tilted"]
+    layout = hand_made_layout()
+    rendered = render_table(3, RenderOptions(camera=camera), layout)
+    faces = sideways_but_the_added_kan_s(rendered, camera)
+    readings, placed = [], []
+    counting, alone = CountingRuns(), OneCropAtATime()
+    for classifier in (counting, alone):
+        reader = TableReader(picked_calibration(camera), classifier)
+        reader.finder = MissingFinds(reader.finder, faces)  # gaps to cut: a second pass
+        readings.append(reader.read_image(rendered.image))
+        placed.append([(p.reading, p.sideways, p.quad.tolist()) for p in reader.placed_tiles(rendered.image)])
+    assert readings[0] == readings[1]
+    assert placed[0] == placed[1]
+    assert differences(layout, readings[0]).all == ()
+    assert counting.crops == alone.runs  # the same crops, each once
+    assert counting.runs < alone.runs / 20

@@ -136,8 +136,18 @@ class OnnxTileClassifier:
         return _softmax(np.concatenate(logits)), (np.concatenate(feature_rows) if features else None)
 
     def readings(self, probabilities: np.ndarray) -> tuple[TileReading, ...]:
-        """Readings of N×76 probabilities (upright labels, then upside down)."""
-        return tuple(self._reading(row) for row in probabilities)
+        """Readings of N×76 probabilities (upright labels, then upside down): each crop's label
+        is the one whose two halves sum highest, its confidence that sum."""
+        upright, turned = probabilities[:, :LABEL_COUNT], probabilities[:, LABEL_COUNT:]
+        merged = upright + turned
+        labels = np.argmax(merged, axis=1)
+        rows = np.arange(len(probabilities))
+        confidences = merged[rows, labels]
+        upside_down = turned[rows, labels] > upright[rows, labels]
+        return tuple(
+            TileReading(int(label), float(confidence), bool(down), float(confidence) < self.uncertain_below)
+            for label, confidence, down in zip(labels, confidences, upside_down, strict=True)
+        )
 
     def _check(self, crops: np.ndarray) -> None:
         expected = (self.input.height, self.input.width, 3)
@@ -149,13 +159,6 @@ class OnnxTileClassifier:
         if not quads:
             return ()
         return self.classify(np.stack([crop_tile(image, quad) for quad in quads]))
-
-    def _reading(self, probabilities: np.ndarray) -> TileReading:
-        upright, turned = probabilities[:LABEL_COUNT], probabilities[LABEL_COUNT:]
-        merged = upright + turned
-        label = int(np.argmax(merged))
-        confidence = float(merged[label])
-        return TileReading(label, confidence, bool(turned[label] > upright[label]), confidence < self.uncertain_below)
 
 
 def _softmax(logits: np.ndarray) -> np.ndarray:

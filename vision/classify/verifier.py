@@ -22,6 +22,7 @@ import numpy as np
 
 from models import MODELS_DIR
 from vision.classify.crops import CROP_SIZE, crop_tile
+from vision.geometry import centre
 from vision.onnx_models.cpu_session import cpu_session, nchw_input
 from vision.onnx_models.model_file import ModelFileError, load_model_metadata
 
@@ -45,8 +46,8 @@ class VerifierError(ModelFileError):
 
 def verifier_crop(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
     """The crop the verifier reads: ``corners`` (4×2, face order) widened by :data:`CONTEXT`."""
-    centre = corners.mean(axis=0)
-    return crop_tile(image, (corners - centre) * CONTEXT + centre)
+    middle = centre(corners)
+    return crop_tile(image, (corners - middle) * CONTEXT + middle)
 
 
 class OnnxTileVerifier:

@@ -24,7 +24,7 @@ import numpy as np
 
 from models import MODELS_DIR
 from vision.classify.crops import quarter_turned
-from vision.geometry import long_edge
+from vision.geometry import centre, length, long_edge
 from vision.onnx_models.cpu_session import cpu_session, nchw_input
 from vision.onnx_models.model_file import ModelFileError, load_model_metadata
 
@@ -47,7 +47,7 @@ class SidewaysModelError(ModelFileError):
 def long_axis_degrees(quad: np.ndarray) -> float:
     """The turn (0-180) of a quad's longer edge clockwise from the image's up."""
     down, across = quad[3] - quad[0], quad[1] - quad[0]
-    dx, dy = down if np.linalg.norm(down) >= np.linalg.norm(across) else across
+    dx, dy = down if length(down) >= length(across) else across
     return float(np.degrees(np.arctan2(dx, -dy)) % 180.0)
 
 
@@ -68,7 +68,7 @@ def row_axes(quads: Sequence[np.ndarray], calls: Sequence[bool], tile_long: floa
     own = np.array([long_axis_degrees(q) for q in quads])
     said = own + np.where(np.asarray(calls, bool), 90.0, 0.0)
     doubled = np.radians(2.0 * said)
-    centres = np.array([q.mean(axis=0) for q in quads])
+    centres = np.array([centre(q) for q in quads])
     distances = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
     np.fill_diagonal(distances, np.inf)
     has_row = (distances < ROW_REACH * tile_long).any(axis=1)
@@ -166,7 +166,7 @@ class OnnxSidewaysJudge:
             axes, has_row = row_axes(quads, calls, tile_long)
         else:
             axes, has_row = np.asarray(known_axes, np.float64) % 180.0, np.ones(len(quads), bool)
-        crops = np.stack([row_crop(image, q.mean(axis=0), a, tile_long) for q, a in zip(quads, axes, strict=True)])
+        crops = np.stack([row_crop(image, centre(q), a, tile_long) for q, a in zip(quads, axes, strict=True)])
         sideways = self.probabilities(crops) > self.sideways_above
         judged_quads, judged_calls = [], []
         for quad, call, axis, row, verdict in zip(quads, calls, axes, has_row, sideways, strict=True):

@@ -18,6 +18,7 @@ import numpy as np
 
 from vision.classify.crops import shifted_quads
 from vision.detect.tile_lie import QuadReader, TileLie
+from vision.geometry import length
 
 #: How far a quad is moved, in faces along the edge it is moved along.
 SHIFT: Final = 0.5
@@ -61,8 +62,8 @@ def rephase(image: np.ndarray, classifier: QuadReader, lies: Sequence[TileLie]) 
 
 
 def _near_any(centre: np.ndarray, others: Sequence[np.ndarray], distance: float) -> bool:
-    return any(np.linalg.norm(centre - other) < distance for other in others)
+    return any(length(centre - other) < distance for other in others)
 
 
 def _face_width(corners: np.ndarray) -> float:
-    return float(min(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[3] - corners[0])))
+    return float(min(length(corners[1] - corners[0]), length(corners[3] - corners[0])))

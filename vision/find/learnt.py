@@ -24,6 +24,7 @@ from vision.find import centres
 from vision.find.centres import CHANNELS, STRIDE, decode_peaks, net_input, normalised, portrait_corners
 from vision.find.finder import FindResult, FoundTile
 from vision.find.seams import TileSize
+from vision.geometry import centre
 from vision.onnx_models.cpu_session import cpu_session
 from vision.onnx_models.model_file import ModelFileError, load_model_metadata
 
@@ -181,14 +182,22 @@ class LearntTileFinder:
         scale = scaled.scale
         output = np.asarray(self._session.run(None, {self._input_name: normalised(ready.pixels[None])})[0])[0]
         height, width = image.shape[:2]
-        tiles = []
-        for peak in centres.turned_across_row(decode_peaks(output, self.threshold)):
-            if not keep_long[0] <= peak.long < keep_long[1]:
-                continue
-            corners = portrait_corners(peak, scale)
-            if _inside(corners, width, height):
-                tile = FoundTile(corners, peak.sideways > centres.SIDEWAYS_ABOVE)
-                tiles.append(_Look(tile, peak.long / scale, peak.short / scale, peak.score))
+        peaks = [
+            p
+            for p in centres.turned_across_row(decode_peaks(output, self.threshold))
+            if keep_long[0] <= p.long < keep_long[1]
+        ]
+        faces = [portrait_corners(peak, scale) for peak in peaks]
+        tiles = [
+            _Look(
+                FoundTile(corners, peak.sideways > centres.SIDEWAYS_ABOVE),
+                peak.long / scale,
+                peak.short / scale,
+                peak.score,
+            )
+            for peak, corners, inside in zip(peaks, faces, _inside(faces, width, height), strict=True)
+            if inside
+        ]
         return tiles, scaled
 
 
@@ -230,42 +239,51 @@ def _one_per_tile(tiles: list[_Look]) -> list[_Look]:
     dropped, and takes no tile as its part."""
     if not tiles:
         return []
-    centres = np.array([t.tile.corners.mean(axis=0) for t in tiles])
+    centres = np.array([centre(t.tile.corners) for t in tiles])
     longs = np.array([t.long for t in tiles])
-    whole = _whole(tiles, centres, longs, frozenset())
+    shorts = np.array([t.short for t in tiles])
+    # Every pair's centre distance at once ([i, j]: from find i to find j).
+    apart = np.linalg.norm(centres[None, :, :] - centres[:, None, :], axis=2)
+    whole = _whole(tiles, centres, longs, apart, frozenset())
     blocks = _blocks(tiles, centres, longs, float(np.median(longs[whole])))
     if blocks:
-        whole = _whole(tiles, centres, longs, blocks)
-    kept: list[_Look] = []
-    kept_centres = np.zeros((len(whole), 2))
-    kept_shorts = np.zeros(len(whole))
-    for index in sorted(whole, key=lambda at: -tiles[at].score):
-        tile, count = tiles[index], len(kept)
-        apart = np.linalg.norm(kept_centres[:count] - centres[index], axis=1)
-        if np.all(apart >= _SAME_TILE * np.minimum(kept_shorts[:count], tile.short)):
-            kept_centres[count], kept_shorts[count] = centres[index], tile.short
-            kept.append(tile)
-    return kept
+        whole = _whole(tiles, centres, longs, apart, blocks)
+    # Surest first, a find is kept when it lies apart from every find kept before it: each
+    # kept find blocks the finds too near it (``apart`` is symmetric).
+    too_near = ~(apart >= _SAME_TILE * np.minimum(shorts[:, None], shorts[None, :]))
+    blocked = np.zeros(len(tiles), bool)
+    kept: list[int] = []
+    for surest in sorted(whole, key=lambda at: -tiles[at].score):
+        if not blocked[surest]:
+            kept.append(surest)
+            blocked |= too_near[surest]
+    return [tiles[at] for at in kept]
 
 
-def _whole(tiles: list[_Look], centres: np.ndarray, longs: np.ndarray, blocks: frozenset[int]) -> list[int]:
-    """The finds that are no part of another (``blocks`` neither count nor host)."""
+def _whole(
+    tiles: list[_Look], centres: np.ndarray, longs: np.ndarray, apart: np.ndarray, blocks: frozenset[int]
+) -> list[int]:
+    """The finds that are no part of another (``blocks`` neither count nor host; ``apart``:
+    every pair's centre distance)."""
     host_at_most = _PART_HOST_AT_MOST * float(np.median(longs))
     scores = np.array([t.score for t in tiles])
-    whole: list[int] = []
-    for index, tile in enumerate(tiles):
-        if index in blocks:
-            continue
-        near = np.linalg.norm(centres - centres[index], axis=1)
-        hosts = np.flatnonzero(
-            (longs > _PART_OF * tile.long)
-            & (longs <= host_at_most)
-            & (scores >= _PART_SCORE * tile.score)
-            & (near < longs / 2)
-        )
-        if not any(_inside_face(centres[index], tiles[at].tile.corners) for at in hosts if at not in blocks):
-            whole.append(index)
-    return whole
+    may_host = (
+        (longs[None, :] > _PART_OF * longs[:, None])
+        & (longs[None, :] <= host_at_most)
+        & (scores[None, :] >= _PART_SCORE * scores[:, None])
+        & (apart < longs[None, :] / 2)
+    )
+    if blocks:
+        may_host[:, list(blocks)] = False
+    return [
+        index
+        for index, hosted in enumerate(np.any(may_host, axis=1).tolist())
+        if index not in blocks and not (hosted and _inside_any(centres[index], tiles, np.flatnonzero(may_host[index])))
+    ]
+
+
+def _inside_any(point: np.ndarray, tiles: list[_Look], hosts: np.ndarray) -> bool:
+    return any(_inside_face(point, tiles[host].tile.corners) for host in hosts)
 
 
 def _blocks(tiles: list[_Look], centres: np.ndarray, longs: np.ndarray, typical: float) -> frozenset[int]:
@@ -303,12 +321,17 @@ def _check_image(image: np.ndarray) -> None:
         )
 
 
-def _inside(corners: np.ndarray, width: int, height: int) -> bool:
-    return bool(
-        np.all(corners >= _BORDER_PX)
-        and np.all(corners[:, 0] <= width - _BORDER_PX)
-        and np.all(corners[:, 1] <= height - _BORDER_PX)
+def _inside(faces: list[np.ndarray], width: int, height: int) -> list[bool]:
+    """Whether each face (4×2 corners) keeps ``_BORDER_PX`` inside the frame."""
+    if not faces:
+        return []
+    corners = np.stack(faces)
+    inside = (
+        np.all(corners >= _BORDER_PX, axis=(1, 2))
+        & np.all(corners[:, :, 0] <= width - _BORDER_PX, axis=1)
+        & np.all(corners[:, :, 1] <= height - _BORDER_PX, axis=1)
     )
+    return [bool(keep) for keep in inside]
 
 
 def _load_metadata(model_path: Path) -> dict[str, Any]:

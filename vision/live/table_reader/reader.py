@@ -34,10 +34,12 @@ from vision.calibration.markers import TABLE_MARKER_MM
 from vision.calibration.table import STANDARD_TABLE, STANDARD_TILE, PhysicalTileSize, TableGeometry
 from vision.calibration.zones import STANDARD_DISTANCES, SeatDistances, ZoneBox, ZoneBoxes, zone_boxes
 from vision.classify.classifier import OnnxTileClassifier, TileReading
+from vision.classify.frame_readings import FrameReadings
 from vision.detect.sideways_judge import long_axis_degrees
 from vision.detect.still_photo import Detection, SidewaysJudge, read_found, shipped_judge
 from vision.find.finder import FoundTile
 from vision.find.learnt import DEFAULT_DETECTOR, LearntTileFinder
+from vision.geometry import centre
 from vision.live.reading import SeenTile, TableReading, Zone
 from vision.live.table_reader.gaps import GapSearch, gap_faces
 from vision.live.table_reader.row_fitting import SeatRows
@@ -125,8 +127,7 @@ class TableReader:
         self._seat_to_frame = tuple(self.view.seat_to_frame(seat) for seat in range(4))
         self._frame_to_seat = tuple(np.linalg.inv(m) for m in self._seat_to_frame)
         self._rows = tuple(
-            SeatRows(classifier, to_frame, self.scale, self.view.half_mm * self.view.px_per_mm)
-            for to_frame in self._seat_to_frame
+            SeatRows(to_frame, self.scale, self.view.half_mm * self.view.px_per_mm) for to_frame in self._seat_to_frame
         )
         _, self._wall_row_v = self.view.seat_px(np.array(0.0), np.array(wall_row_line(distances, tile)))
         self.finder = LearntTileFinder(
@@ -138,6 +139,7 @@ class TableReader:
         # touch the melds at the table's corners, where a marker taken for a tile lengthens a meld.
         reach = distances.meld_mm * (1 + PARALLAX) + _MARKER_SLACK_MM
         self._not_tile = self._unseen | _marker_squares(calibration, self.view, marker_mm, reach)
+        self._may_be_tile = (~self._not_tile).astype(np.uint8)  # 0 where no tile can be, 1 elsewhere
         self._out_of_frame = tuple(
             _occluded_zones(self._unseen.astype(np.int32), seat, self.view, self.boxes, tile) for seat in range(4)
         )
@@ -170,44 +172,57 @@ class TableReader:
         view = warp_view(image, self.view)
         masks = view_mask(view, 0.3 * self.tile.width_mm * self.tile.height_mm * self.view.px_per_mm**2)
         # What the camera does not see is neither tile nor felt: no tiles there, and its zones are unseen.
-        masks.tiles[self._not_tile] = 0
+        np.multiply(masks.tiles, self._may_be_tile, out=masks.tiles)
         occluders = _occluder_labels(masks.tiles, self.view, self.tile, self.distances)
+        any_occluder = bool(occluders.any())  # most frames have none: the seats' zones need no look then
+        # Every crop of this frame is read once: the gaps' pass cuts most faces again.
+        reads = FrameReadings(self.classifier, image)
         finds = self._on_tile(masks, self._in_zones(self.finder.find(image).tiles))
-        read = self._read_finds(image, finds)
-        fitted = self._fitted(image, masks, read)
+        read = self._read_finds(image, reads, finds)
+        fitted = self._fitted(image, reads, masks, read)
         # Where tile shows that no fitted face covers, the detector missed a face: cut one there.
         gaps = self._gaps(masks, occluders, [tile.quad for tiles in fitted for tile in tiles])
         if gaps:
             # Every fitted face goes again, also a meld's tile that no meld took for want of
             # the face a gap now gives it (a closed kan's back beside a missed face).
             again = [Detection(t.quad, t.reading, t.found.piece.sideways) for tiles in fitted for t in tiles]
-            fitted = self._fitted(image, masks, again + self._read_finds(image, gaps))
+            fitted = self._fitted(image, reads, masks, again + self._read_finds(image, reads, gaps))
         placed = [_melds_grouped(tiles, self.scale) for tiles in fitted]
         result = []
         for seat in range(4):
-            occluded = _occluded_zones(occluders, seat, self.view, self.boxes, self.tile) | self._out_of_frame[seat]
+            occluded = self._out_of_frame[seat]
+            if any_occluder:
+                occluded = _occluded_zones(occluders, seat, self.view, self.boxes, self.tile) | occluded
             result.append(_SeatFind(seat, tuple(placed[seat]), occluded))
         return result
 
-    def _read_finds(self, image: np.ndarray, finds: list[_Find]) -> list[Detection]:
+    def _read_finds(self, image: np.ndarray, reads: FrameReadings, finds: list[_Find]) -> list[Detection]:
         """Finds judged (each with its seat's row axis), settled and read, as ``vision detect`` does."""
-        axes = [self._row_axis(find.seat, find.tile.corners.mean(axis=0)) for find in finds]
-        return list(read_found(image, self.classifier, [find.tile for find in finds], self.judge, row_axes=axes))
+        axes = [self._row_axis(find.seat, centre(find.tile.corners)) for find in finds]
+        return list(read_found(image, reads, [find.tile for find in finds], self.judge, row_axes=axes))
 
-    def _fitted(self, image: np.ndarray, masks: ViewMask, detections: Sequence[Detection]) -> list[list[ReadTile]]:
+    def _fitted(
+        self, image: np.ndarray, reads: FrameReadings, masks: ViewMask, detections: Sequence[Detection]
+    ) -> list[list[ReadTile]]:
         """Read tiles in their seats' zones and rows, the rows fitted to the felt mask (not yet
-        grouped into melds)."""
+        grouped into melds). What the fitting reads is read for all four seats at once: the
+        rows' ways, then the nudges of the faces still uncertain."""
         by_seat = self._by_seat(detections)
-        return [
-            self._rows[seat].fitted(image, seat_image(masks.tiles, self.view, seat), by_seat[seat]) for seat in range(4)
-        ]
+        rows = self._rows
+        plans = [rows[seat].planned(seat_image(masks.tiles, self.view, seat), by_seat[seat]) for seat in range(4)]
+        reads.read_ahead([quad for seat, plan in enumerate(plans) for quad in rows[seat].quads(plan.faces())])
+        fitted = [rows[seat].fitted(image, reads, plans[seat]) for seat in range(4)]
+        nudges = [rows[seat].quads([face for _, face in rows[seat].nudges(fitted[seat])]) for seat in range(4)]
+        reads.read_ahead([quad for quads in nudges for quad in quads])
+        return [rows[seat].nudged(image, reads, fitted[seat]) for seat in range(4)]
 
     def _locate(self, point: np.ndarray) -> tuple[int, Zone, float, float] | None:
         """The seat and zone a frame point lies in, and its seat-image pixel (u, v); None off every zone."""
+        # ViewGeometry.seat_mm's arithmetic on floats: a table's finds are located a few hundred times a frame.
+        px_per_mm, half_mm = self.view.px_per_mm, self.view.half_mm
         for seat in range(4):
             u, v = _apply(self._frame_to_seat[seat], point)
-            x_mm, distance_mm = self.view.seat_mm(np.array(u), np.array(v))
-            zone = zone_box_of(self.boxes, float(x_mm), float(distance_mm))
+            zone = zone_box_of(self.boxes, u / px_per_mm - half_mm, v / px_per_mm - half_mm)
             if zone is not None:
                 return seat, zone, u, v
         return None
@@ -219,15 +234,15 @@ class TableReader:
         finds = []
         side = self.view.side_px
         for tile in found:
-            centre = tile.corners.mean(axis=0)
-            located = self._locate(centre)
+            middle = centre(tile.corners)
+            located = self._locate(middle)
             if located is None:
                 continue
-            x, y = _apply(self.view.frame_to_view, centre)
+            x, y = _apply(self.view.frame_to_view, middle)
             if 0 <= x < side and 0 <= y < side and self._unseen[int(y), int(x)]:
                 continue
             seat, _, u, v = located
-            face = centred_piece(u, v, self._lies_across(seat, tile), self.scale)
+            face = centred_piece(u, v, self._lies_across(seat, tile, u, v), self.scale)
             finds.append(_Find(seat, FoundTile(frame_quad(face, self._seat_to_frame[seat]), face.sideways)))
         return finds
 
@@ -249,9 +264,10 @@ class TableReader:
                 kept.append(find)
         return kept
 
-    def _lies_across(self, seat: int, tile: FoundTile) -> bool:
-        """Whether a find's long axis lies along its seat's rows (sideways)."""
-        axis = self._row_axis(seat, tile.corners.mean(axis=0))
+    def _lies_across(self, seat: int, tile: FoundTile, u: float, v: float) -> bool:
+        """Whether a find (its centre at ``u``, ``v`` of its seat's image) has its long axis
+        along its seat's rows (sideways)."""
+        axis = self._row_axis_at(seat, u, v)
         turn = abs(long_axis_degrees(tile.corners) - axis) % 180.0
         return min(turn, 180.0 - turn) > 45.0
 
@@ -274,9 +290,9 @@ class TableReader:
             images = [seat_image(image, self.view, seat) for image in (residual, masks.tiles, masks.gray)]
             for zone, box in zone_box_items(self.boxes):
                 columns, lines = _box_slices(self.view, _reaching_out(box))
-                parts = [np.ascontiguousarray(image[lines, columns]) for image in images]
-                if not parts[0].any():
+                if not images[0][lines, columns].any():
                     continue
+                parts = [np.ascontiguousarray(image[lines, columns]) for image in images]
                 origin = (columns.start or 0, lines.start or 0)
                 search = GapSearch(parts[0], parts[1], parts[2], origin, _MOST_ROWS[zone], face_level)
                 for piece in gap_faces(search, self.scale):
@@ -288,26 +304,36 @@ class TableReader:
     def _row_axis(self, seat: int, point: np.ndarray) -> float:
         """Degrees clockwise from the frame's up of an upright tile's long axis in ``seat``'s rows at ``point``."""
         u, v = _apply(self._frame_to_seat[seat], point)
+        return self._row_axis_at(seat, u, v)
+
+    def _row_axis_at(self, seat: int, u: float, v: float) -> float:
+        """``_row_axis`` at seat-image pixel (``u``, ``v``)."""
         x0, y0 = _apply(self._seat_to_frame[seat], np.array([u, v - 5.0]))
         x1, y1 = _apply(self._seat_to_frame[seat], np.array([u, v + 5.0]))
         return float(np.degrees(np.arctan2(x1 - x0, -(y1 - y0))) % 180.0)
 
     def _by_seat(self, detections: Sequence[Detection]) -> list[list[ReadTile]]:
         """Each read tile in its seat's zone, row and meld; of two on one face, the surer."""
-        located: list[tuple[int, Zone, Piece, Detection]] = []
+        located: list[list[tuple[Zone, Piece, Detection]]] = [[] for _ in range(4)]
         for detection in sorted(detections, key=lambda d: -d.reading.confidence):
-            place = self._locate(detection.corners.mean(axis=0))
+            place = self._locate(centre(detection.corners))
             if place is None:
                 continue
             seat, zone, u, v = place
             piece = centred_piece(u, v, detection.sideways, self.scale)
-            if any(s == seat and _same_tile(p, piece, d, detection) for s, _, p, d in located):
+            # Only faces that overlap it can be the same tile (``_overlap``): the rest are passed over cheaply.
+            overlapping = (
+                (p, d)
+                for _, p, d in located[seat]
+                if p.left < piece.right and piece.left < p.right and p.top < piece.bottom and piece.top < p.bottom
+            )
+            if any(_same_tile(p, piece, d, detection) for p, d in overlapping):
                 continue
-            located.append((seat, zone, piece, detection))
+            located[seat].append((zone, piece, detection))
         by_seat: list[list[ReadTile]] = [[] for _ in range(4)]
         for seat in range(4):
             for zone in Zone:
-                here = [(piece, d) for s, z, piece, d in located if s == seat and z == zone]
+                here = [(piece, d) for z, piece, d in located[seat] if z == zone]
                 placed = arrange(zone, [piece for piece, _ in here], self.scale, float(self._wall_row_v))
                 by_seat[seat] += [
                     ReadTile(found, detection.reading, detection.corners)

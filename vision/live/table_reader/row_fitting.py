@@ -14,10 +14,10 @@ from typing import Final
 
 import numpy as np
 
-from vision.classify.classifier import OnnxTileClassifier
 from vision.classify.crops import turned_half
+from vision.detect.tile_lie import QuadReader
 from vision.live.reading import Zone
-from vision.live.table_reader.row_runs import laid_out, misfit, row_runs, ways
+from vision.live.table_reader.row_runs import Run, laid_out, misfit, row_runs, ways
 from vision.live.table_reader.seat_tiles import FaceScale, Piece, ZoneTile, frame_quad
 from vision.live.table_reader.structure import ReadTile
 
@@ -27,34 +27,81 @@ _NUDGES: Final = (-1 / 3, -1 / 6, 1 / 6, 1 / 3)  # an uncertain face is also cut
 _MOVED: Final = 0.15
 
 
+@dataclass(frozen=True, slots=True)
+class _RunPlan:
+    """One run of a row: the ways its faces may lie (one, as they are, when its count fits)."""
+
+    run: Run
+    options: list[list[Piece]]
+    fits: bool
+    moved: list[tuple[int, Piece]]  # fits: the faces moved past ``_MOVED``, read again where they land
+
+
+@dataclass(frozen=True, slots=True)
+class _RowPlan:
+    tiles: list[ReadTile]
+    runs: list[_RunPlan]
+
+
+@dataclass(frozen=True, eq=False)
+class RowsPlan:
+    """A seat's rows laid out against its felt mask, before any face is read again:
+    :meth:`faces` says what the fitting will read, for the caller to read every seat's in one
+    batch (:meth:`vision.classify.frame_readings.FrameReadings.read_ahead`)."""
+
+    kept: list[ReadTile]  # the added kans' tiles: not fitted
+    rows: list[_RowPlan]
+
+    def faces(self) -> list[Piece]:
+        return [
+            face
+            for row in self.rows
+            for run in row.runs
+            for face in ([f for _, f in run.moved] if run.fits else [f for faces in run.options for f in faces])
+        ]
+
+
 @dataclass(frozen=True, eq=False)
 class SeatRows:
     """One seat's rows: ``seat_to_frame`` maps its upright image to the frame, ``centre_u`` is
-    the table centre's column in that image."""
+    the table centre's column in that image.
 
-    classifier: OnnxTileClassifier
+    The fitting reads faces in two steps, each a batch for all seats: the rows' ways
+    (:meth:`planned`, then :meth:`fitted`), then the nudges of the faces still uncertain
+    (:meth:`nudges`, then :meth:`nudged`). ``reader`` is the frame's readings
+    (:class:`vision.classify.frame_readings.FrameReadings`): what was read ahead is not read again."""
+
     seat_to_frame: np.ndarray
     scale: FaceScale
     centre_u: float
 
-    def fitted(self, image: np.ndarray, mask: np.ndarray, tiles: list[ReadTile]) -> list[ReadTile]:
-        """The seat's read tiles with every row fitted to ``mask`` (the seat's upright felt
-        mask) and each face still read uncertain nudged along its row."""
-        return self._nudged_if_surer(image, self._fit_rows(image, mask, tiles))
-
-    def _fit_rows(self, image: np.ndarray, mask: np.ndarray, tiles: list[ReadTile]) -> list[ReadTile]:
-        """Every row but the added kans' fitted to its runs in the felt mask (``row_runs``): a run
-        a face or two longer or shorter than its faces re-cut the surest way with more or fewer."""
-        result = [t for t in tiles if t.found.zone == Zone.MELDS and t.found.row == 1]
+    def planned(self, mask: np.ndarray, tiles: list[ReadTile]) -> RowsPlan:
+        """Every row but the added kans' laid out against its runs in ``mask`` (the seat's
+        upright felt mask, ``row_runs``): a run a face or two longer or shorter than its faces
+        is laid out each way with more or fewer, one whose count fits with its faces moved."""
+        kept = [t for t in tiles if t.found.zone == Zone.MELDS and t.found.row == 1]
+        rows = []
         for zone in (Zone.POND, Zone.WALL, Zone.HAND, Zone.MELDS):
-            rows = sorted({t.found.row for t in tiles if t.found.zone == zone})
-            for row in rows if zone != Zone.MELDS else [0]:
+            numbers = sorted({t.found.row for t in tiles if t.found.zone == zone})
+            for row in numbers if zone != Zone.MELDS else [0]:
                 members = [t for t in tiles if t.found.zone == zone and t.found.row == row]
                 if members:
-                    result += self._fit_row(image, mask, members)
+                    rows.append(self._row_plan(mask, members))
+        return RowsPlan(kept, rows)
+
+    def quads(self, faces: list[Piece]) -> list[np.ndarray]:
+        """The faces' quads in the frame, as they are cut to be read."""
+        return [frame_quad(face, self.seat_to_frame) for face in faces]
+
+    def fitted(self, image: np.ndarray, reader: QuadReader, plan: RowsPlan) -> list[ReadTile]:
+        """The seat's read tiles with every row fitted as ``plan`` laid it out: a way that reads
+        surer taken, a moved face's reading where it lands kept when surer."""
+        result = list(plan.kept)
+        for row in plan.rows:
+            result += self._fitted_row(image, reader, row)
         return result
 
-    def _fit_row(self, image: np.ndarray, mask: np.ndarray, tiles: list[ReadTile]) -> list[ReadTile]:
+    def _row_plan(self, mask: np.ndarray, tiles: list[ReadTile]) -> _RowPlan:
         pieces = [t.found.piece for t in tiles]
         melds = tiles[0].found.zone == Zone.MELDS
         # Pond rows begin at a line (a riichi tile against the centre side), meld rows end at one.
@@ -63,7 +110,7 @@ class SeatRows:
             if melds
             else float(np.median([p.top for p in pieces]))
         )
-        fitted: list[ReadTile | None] = list(tiles)
+        runs = []
         for run in row_runs(mask, top, pieces, self.scale):
             turned = [pieces[i].sideways for i in run.members]
             extra = misfit(run, pieces, self.scale)
@@ -72,36 +119,50 @@ class SeatRows:
             ]
             if not options:
                 continue
-            if extra == 0:
-                self._moved_if_surer(image, tiles, list(zip(run.members, options[0], strict=True)), fitted=fitted)
+            moved = self._moved(tiles, list(zip(run.members, options[0], strict=True))) if extra == 0 else []
+            runs.append(_RunPlan(run, options, extra == 0, moved))
+        return _RowPlan(tiles, runs)
+
+    def _fitted_row(self, image: np.ndarray, reader: QuadReader, row: _RowPlan) -> list[ReadTile]:
+        tiles = row.tiles
+        fitted: list[ReadTile | None] = list(tiles)
+        for plan in row.runs:
+            if plan.fits:
+                placed = list(zip(plan.run.members, plan.options[0], strict=True))
+                self._moved_if_surer(image, reader, tiles, placed, plan.moved, fitted=fitted)
                 continue
-            best = self._surest_way(image, options)
+            best = self._surest_way(image, reader, plan.options)
             if best is None:
                 continue  # no way reads surely: the run's length misled (a tile's side, blur)
-            template = tiles[run.members[0]].found
-            for i in run.members:
+            template = tiles[plan.run.members[0]].found
+            for i in plan.run.members:
                 fitted[i] = None
             fitted += [replace(t, found=replace(template, piece=t.found.piece)) for t in best]
         return [t for t in fitted if t is not None]
 
-    def _moved_if_surer(
-        self,
-        image: np.ndarray,
-        tiles: list[ReadTile],
-        placed: list[tuple[int, Piece]],
-        *,
-        fitted: list[ReadTile | None],
-    ) -> None:
-        """A run whose count fits: each face moved where the run lays it (across, to the row's
-        band); one moved further than ``_MOVED`` of a face's width is read again there, and the
-        surer reading kept."""
-        moved = [
+    def _moved(self, tiles: list[ReadTile], placed: list[tuple[int, Piece]]) -> list[tuple[int, Piece]]:
+        """The faces of a run whose count fits that it moves (along the row or across it, to
+        the row's band) further than ``_MOVED`` of a face's width."""
+        return [
             (i, face)
             for i, face in placed
             if abs(face.centre_u - tiles[i].found.piece.centre_u) > _MOVED * self.scale.width
             or abs(face.centre_v - tiles[i].found.piece.centre_v) > _MOVED * self.scale.width
         ]
-        again = dict(zip((i for i, _ in moved), self._read_faces(image, [f for _, f in moved]), strict=True))
+
+    def _moved_if_surer(
+        self,
+        image: np.ndarray,
+        reader: QuadReader,
+        tiles: list[ReadTile],
+        placed: list[tuple[int, Piece]],
+        moved: list[tuple[int, Piece]],
+        *,
+        fitted: list[ReadTile | None],
+    ) -> None:
+        """A run whose count fits: each face moved where the run lays it; one moved further
+        than ``_MOVED`` of a face's width is read again there, and the surer reading kept."""
+        again = dict(zip((i for i, _ in moved), self._read_faces(image, reader, [f for _, f in moved]), strict=True))
         for i, face in placed:
             tile = tiles[i]
             other = again.get(i)
@@ -110,29 +171,34 @@ class SeatRows:
             else:
                 fitted[i] = ReadTile(replace(tile.found, piece=face), tile.reading, tile.quad)
 
-    def _nudged_if_surer(self, image: np.ndarray, tiles: list[ReadTile]) -> list[ReadTile]:
-        """A face read as uncertain may be cut a little out of phase with its row (a tile's side
-        at the table's corner, a centre the detector placed off): it is also cut moved along its
-        row by a sixth and a third of its width each way, and the surest cut kept when it is no
-        longer uncertain. (The classifier is trained to call a crop half on another tile
-        uncertain, so a shift onto the neighbour does not read surely.)"""
-        unsure = [i for i, t in enumerate(tiles) if t.reading.uncertain]
-        moves = [
-            (i, replace(tiles[i].found.piece, left=piece.left + shift * length, right=piece.right + shift * length))
-            for i in unsure
-            for piece in [tiles[i].found.piece]
+    def nudges(self, tiles: list[ReadTile]) -> list[tuple[int, Piece]]:
+        """A face read as uncertain may be cut a little out of phase with its row (a tile's
+        side at the table's corner, a centre the detector placed off): it is also cut moved
+        along its row by a sixth and a third of its width each way (each tile's index, and the
+        face moved)."""
+        return [
+            (i, replace(piece, left=piece.left + shift * length, right=piece.right + shift * length))
+            for i, tile in enumerate(tiles)
+            if tile.reading.uncertain
+            for piece in [tile.found.piece]
             for length in [piece.right - piece.left]
             for shift in _NUDGES
         ]
+
+    def nudged(self, image: np.ndarray, reader: QuadReader, tiles: list[ReadTile]) -> list[ReadTile]:
+        """``tiles`` with each uncertain face's surest nudge (:meth:`nudges`) kept when it is no
+        longer uncertain. (The classifier is trained to call a crop half on another tile
+        uncertain, so a shift onto the neighbour does not read surely.)"""
+        moves = self.nudges(tiles)
         result = list(tiles)
-        for (i, face), other in zip(moves, self._read_faces(image, [f for _, f in moves]), strict=True):
+        for (i, face), other in zip(moves, self._read_faces(image, reader, [f for _, f in moves]), strict=True):
             if not other.reading.uncertain and other.reading.confidence > result[i].reading.confidence:
                 result[i] = replace(other, found=replace(tiles[i].found, piece=face))
         return result
 
-    def _surest_way(self, image: np.ndarray, options: list[list[Piece]]) -> list[ReadTile] | None:
+    def _surest_way(self, image: np.ndarray, reader: QuadReader, options: list[list[Piece]]) -> list[ReadTile] | None:
         """The way whose faces read surest (mean log confidence), if none of them reads uncertain."""
-        read = iter(self._read_faces(image, [face for faces in options for face in faces]))
+        read = iter(self._read_faces(image, reader, [face for faces in options for face in faces]))
         scored = []
         for faces in options:
             tiles = [next(read) for _ in faces]
@@ -140,12 +206,12 @@ class SeatRows:
         _, best = max(scored, key=lambda item: item[0])
         return None if any(t.reading.uncertain for t in best) else best
 
-    def _read_faces(self, image: np.ndarray, faces: list[Piece]) -> list[ReadTile]:
+    def _read_faces(self, image: np.ndarray, reader: QuadReader, faces: list[Piece]) -> list[ReadTile]:
         """Faces of a seat's image cut from the frame and read (zone and row left for the caller)."""
         if not faces:
             return []
-        quads = [frame_quad(face, self.seat_to_frame) for face in faces]
-        readings = self.classifier.classify_quads(image, quads)
+        quads = self.quads(faces)
+        readings = reader.classify_quads(image, quads)
         return [
             ReadTile(ZoneTile(Zone.POND, 0, face), reading, turned_half(quad) if reading.upside_down else quad)
             for face, reading, quad in zip(faces, readings, quads, strict=True)

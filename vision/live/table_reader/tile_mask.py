@@ -36,9 +36,11 @@ def view_mask(view: np.ndarray, hole_area: float) -> ViewMask:
     # Rows: the three chromaticity differences times the sum; the offset rides in the last column.
     linear = np.eye(3) - felt_chroma[:, None] * np.ones((1, 3))
     transform = np.hstack([linear, (linear @ np.full(3, _OFFSET))[:, None]]).astype(np.float32)
-    differences = np.abs(cv2.transform(view.astype(np.float32), transform))
+    pixels = view.astype(np.float32)
+    differences = cv2.transform(pixels, transform)
+    np.abs(differences, out=differences)
     spread = cv2.transform(differences, np.ones((1, 3), np.float32))  # |p - c·sum(p)|, summed
-    total = cv2.transform(view.astype(np.float32), np.array([[1, 1, 1, 3 * _OFFSET]], np.float32))
+    total = cv2.transform(pixels, np.array([[1, 1, 1, 3 * _OFFSET]], np.float32))
     sample_distance = spread[::8, ::8] / total[::8, ::8]
     scaled = np.clip(sample_distance * 400.0, 0, 255).astype(np.uint8)
     otsu, _ = cv2.threshold(scaled, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
@@ -51,11 +53,12 @@ def view_mask(view: np.ndarray, hole_area: float) -> ViewMask:
     felt_like = (coloured == 0).astype(np.float32)
     near = (_NEARBY_PX, _NEARBY_PX)
     felt_light = cv2.blur(gray.astype(np.float32) * felt_like, near) / np.maximum(cv2.blur(felt_like, near), 1e-3)
-    brighter = (gray > _BRIGHTER * felt_light).astype(np.uint8) * 255
-    mask = cv2.bitwise_or(coloured, brighter)
+    brighter = cv2.compare(gray.astype(np.float32), felt_light * np.float32(_BRIGHTER), cv2.CMP_GT)
+    # 0/1 from here: an opening (a minimum, then a maximum) does not care which.
+    mask = np.bitwise_and(cv2.bitwise_or(coloured, brighter), np.uint8(1))
     # Dark felt's colour is noisy: speckles a few pixels across are not tiles (a tile is 30 across).
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel) // 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
     return ViewMask(_fill_holes(mask, hole_area), gray, felt - _OFFSET)
 
 
@@ -65,4 +68,10 @@ def _fill_holes(mask: np.ndarray, largest: float) -> np.ndarray:
     _, labels, stats, _ = cv2.connectedComponentsWithStats(1 - mask, connectivity=4)
     small = stats[:, cv2.CC_STAT_AREA] < largest
     small[0] = False  # label 0 is the tiles themselves
-    return np.asarray(np.where(small[labels], 1, mask).astype(np.uint8))
+    # A view has tens of small pieces and a million pixels: each piece is filled in its own box.
+    filled = mask.copy()
+    for label in np.flatnonzero(small):
+        left, top, width, height = (int(v) for v in stats[label, :4])
+        box = (slice(top, top + height), slice(left, left + width))
+        filled[box][labels[box] == label] = 1
+    return filled
