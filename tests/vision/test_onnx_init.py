@@ -1,5 +1,6 @@
 """Fine-tuning starts from the shipped classifier exactly (needs the train extra: skipped without torch)."""
 
+import json
 from pathlib import Path
 
 import cv2
@@ -58,7 +59,8 @@ def test_a_detector_loaded_from_onnx_gives_the_onnx_models_maps():
     from vision.training.onnx_weights import detector_from_onnx
 
     path = MODELS_DIR / "tile-detector.onnx"
-    model = detector_from_onnx(path).eval()
+    width = json.loads(path.with_suffix(".json").read_text())["training"]["recipe"].get("width", 1.0)
+    model = detector_from_onnx(path, width).eval()
     frame = normalised(net_input(render_table(5, RenderOptions((960, 540))).image).pixels[None])
     session = onnxruntime.InferenceSession(str(path), providers=["CPUExecutionProvider"])
     expected = session.run(None, {session.get_inputs()[0].name: frame})[0]

@@ -15,7 +15,10 @@ from vision.render.seat_view import render_seat_view
 from vision.render.tile_art import ArtStyle
 
 HELD_OUT_TABLES = range(2_000_100, 2_000_103)  # the benches' held-out seeds, black art: never trained on
-TILE_FREE_SCENES = range(2_400_100, 2_400_104)  # as bench_hard_negatives' scenes, apart from training's
+# As bench_hard_negatives' scenes, apart from training's. Twenty: the width-1.5 detector fires
+# on few of them (121 finds, 52 on one scene), and a handful of scenes would measure one scene.
+TILE_FREE_SCENES = range(2_400_100, 2_400_120)
+BUSIEST_TILE_FREE_SCENE = 2_400_114  # of those, the one the detector fires on most
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +78,7 @@ def test_the_verifier_option_names_the_shipped_model_none_or_a_file(tmp_path):
 
 
 def test_vision_detect_keeps_every_find_with_no_verifier(tmp_path, capsys):
-    scene = render_seat_view(TILE_FREE_SCENES[0], tiles=False)
+    scene = render_seat_view(BUSIEST_TILE_FREE_SCENE, tiles=False)
     path = tmp_path / "room.png"
     import cv2
 
