@@ -103,7 +103,7 @@ STAGES = (
     ("sideways judge", "sideways_judge.py", "judge"),
     ("finds read, turned, nudged", "tile_lie.py", "settle_lies"),
     ("half-face re-cuts", "tile_phase.py", "rephase"),
-    ("seats, rows fitted, nudges", "reader.py", "_placed"),
+    ("seats, rows fitted, nudges", "reader.py", "_fitted"),
     ("gaps cut", "reader.py", "_gaps"),
     ("(the classifier's network, in all)", "classifier.py", "outputs"),
 )
