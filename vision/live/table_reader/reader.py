@@ -65,8 +65,8 @@ log = logging.getLogger(__name__)
 
 _OCCLUDER_AREA: Final = 1.5  # tile faces' worth of not-felt where no tile lies, to call it an occluder
 _MARKER_SLACK_MM: Final = 2.0  # a marker's square is ignored this much wider: the calibration's error, blur
-#: The detector's peak threshold here (its own, chosen on photographs, is 0.3): a find outside
-#: the seats' zones is dropped, so the table can afford more of the faint peaks of blurred faces.
+#: The detector's peak threshold here (its own, chosen by its recipe on renders, is 0.4): a find
+#: outside the seats' zones is dropped, so the table can afford more of the faint peaks of blurred faces.
 PEAK_THRESHOLD: Final = 0.2
 _ON_TILE: Final = 0.4  # a find whose face the felt mask shows as tile less than this is felt, not a tile
 _FOUND_MARGIN_MM: Final = 2.0  # a find covers this much felt mask past its box (blur, the box's error)
