@@ -251,18 +251,25 @@ class TableReader:
         detector may fire on bare felt where a row would go on (a pond's next place); the mask
         knows felt, and a face of felt is no tile."""
         kept = []
+        height, width = masks.tiles.shape
         for find in finds:
-            corners = find.tile.corners.reshape(-1, 1, 2).astype(np.float64)
-            quad = cv2.perspectiveTransform(corners, self.view.frame_to_view).reshape(-1, 2)
+            quad = self._view_quad(find.tile.corners)
             x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int), 0)
-            x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
-            face = np.zeros((max(y1 - y0, 1), max(x1 - x0, 1)), np.uint8)
-            cv2.fillConvexPoly(face, np.round((quad - (x0, y0)) * 4).astype(np.int32), 1, shift=2)
-            under = masks.tiles[y0:y1, x0:x1][: face.shape[0], : face.shape[1]]
-            inside = face[: under.shape[0], : under.shape[1]] > 0
-            if inside.any() and np.count_nonzero(under[inside]) >= _ON_TILE * np.count_nonzero(inside):
+            x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + 1, (width, height))
+            if x1 <= x0 or y1 <= y0:
+                continue  # off the view: no tile of the mask's
+            face = np.zeros((y1 - y0, x1 - x0), np.uint8)
+            _fill_quad(face, quad - (x0, y0))
+            inside = face > 0
+            tile = np.count_nonzero(masks.tiles[y0:y1, x0:x1][inside])
+            if inside.any() and tile >= _ON_TILE * np.count_nonzero(inside):
                 kept.append(find)
         return kept
+
+    def _view_quad(self, corners: np.ndarray) -> np.ndarray:
+        """A frame quad (4×2) in top-down view pixels."""
+        points = corners.reshape(-1, 1, 2).astype(np.float64)
+        return np.asarray(cv2.perspectiveTransform(points, self.view.frame_to_view).reshape(-1, 2))
 
     def _lies_across(self, seat: int, tile: FoundTile, u: float, v: float) -> bool:
         """Whether a find (its centre at ``u``, ``v`` of its seat's image) has its long axis
@@ -274,10 +281,8 @@ class TableReader:
     def _gaps(self, masks: ViewMask, occluders: np.ndarray, quads: list[np.ndarray]) -> list[_Find]:
         """Faces where a zone holds tile that no placed face (``quads``, frame pixels) covers (``gaps``)."""
         covered = np.zeros_like(masks.tiles)
-        for corners_2d in quads:
-            corners = corners_2d.reshape(-1, 1, 2).astype(np.float64)
-            quad = cv2.perspectiveTransform(corners, self.view.frame_to_view)
-            cv2.fillConvexPoly(covered, np.round(quad.reshape(-1, 2) * 4).astype(np.int32), 1, shift=2)
+        for corners in quads:
+            _fill_quad(covered, self._view_quad(corners))
         margin = max(round(2 * _FOUND_MARGIN_MM * self.view.px_per_mm) + 1, 1)
         covered = cv2.dilate(covered, np.ones((margin, margin), np.uint8))
         residual = ((masks.tiles > 0) & (covered == 0) & (occluders == 0)).astype(np.uint8)
@@ -354,6 +359,11 @@ class TableReader:
             dora, ura = dead_wall.face_up, dead_wall.ura
         dora_occluded = not dora and any(w is None for w in walls)
         return TableReading(at, (seats[0], seats[1], seats[2], seats[3]), dora, ura, dora_occluded)
+
+
+def _fill_quad(canvas: np.ndarray, quad: np.ndarray) -> None:
+    """Sets to 1 the pixels of ``canvas`` inside ``quad`` (4×2, float pixels, to a quarter pixel)."""
+    cv2.fillConvexPoly(canvas, np.round(quad * 4).astype(np.int32), 1, shift=2)
 
 
 def _apply(homography: np.ndarray, point: np.ndarray) -> tuple[float, float]:
