@@ -212,9 +212,9 @@ class TableReader:
         plans = [rows[seat].planned(seat_image(masks.tiles, self.view, seat), by_seat[seat]) for seat in range(4)]
         reads.read_ahead([quad for seat, plan in enumerate(plans) for quad in rows[seat].quads(plan.faces())])
         fitted = [rows[seat].fitted(image, reads, plans[seat]) for seat in range(4)]
-        nudges = [rows[seat].quads([face for _, face in rows[seat].nudges(fitted[seat])]) for seat in range(4)]
-        reads.read_ahead([quad for quads in nudges for quad in quads])
-        return [rows[seat].nudged(image, reads, fitted[seat]) for seat in range(4)]
+        nudges = [rows[seat].nudges(fitted[seat]) for seat in range(4)]
+        reads.read_ahead([quad for seat in range(4) for quad in rows[seat].quads([face for _, face in nudges[seat]])])
+        return [rows[seat].nudged(image, reads, fitted[seat], nudges[seat]) for seat in range(4)]
 
     def _locate(self, point: np.ndarray) -> tuple[int, Zone, float, float] | None:
         """The seat and zone a frame point lies in, and its seat-image pixel (u, v); None off every zone."""

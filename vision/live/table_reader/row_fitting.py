@@ -185,11 +185,12 @@ class SeatRows:
             for shift in _NUDGES
         ]
 
-    def nudged(self, image: np.ndarray, reader: QuadReader, tiles: list[ReadTile]) -> list[ReadTile]:
-        """``tiles`` with each uncertain face's surest nudge (:meth:`nudges`) kept when it is no
-        longer uncertain. (The classifier is trained to call a crop half on another tile
-        uncertain, so a shift onto the neighbour does not read surely.)"""
-        moves = self.nudges(tiles)
+    def nudged(
+        self, image: np.ndarray, reader: QuadReader, tiles: list[ReadTile], moves: list[tuple[int, Piece]]
+    ) -> list[ReadTile]:
+        """``tiles`` with each uncertain face's surest nudge (``moves``: :meth:`nudges` of
+        ``tiles``) kept when it is no longer uncertain. (The classifier is trained to call a crop
+        half on another tile uncertain, so a shift onto the neighbour does not read surely.)"""
         result = list(tiles)
         for (i, face), other in zip(moves, self._read_faces(image, reader, [f for _, f in moves]), strict=True):
             if not other.reading.uncertain and other.reading.confidence > result[i].reading.confidence:
