@@ -146,6 +146,41 @@ def test_one_look_at_a_given_tile_height_finds_each_tile_once():
     assert sum(per_face) >= 0.97 * len(table.truths)
 
 
+def test_a_look_inside_a_region_finds_there_what_the_whole_frame_look_finds():
+    """``find_in`` (a calibrated table's zones): the network looks at a window of its input,
+    on its own grid, so a tile well inside the region is found as in the whole frame, and
+    its corners come back in the whole frame's pixels; no tile centred outside the region is found."""
+    rng = np.random.default_rng(3_000_002)
+    camera = random_overhead_camera(rng)
+    table = render_table(3_000_002, RenderOptions(camera=camera), random_layout(rng, extras=True))
+    finder = LearntTileFinder(tile_height=37.0)
+    left, top, right, bottom = region = (500, 0, 1400, 1080)
+    inside = finder.find_in(table.image, region).tiles
+    assert inside
+    assert all(left <= x < right and top <= y < bottom for x, y in (t.corners.mean(axis=0) for t in inside))
+    margin = 4 * 37.0  # what the network sees around a face, in frame pixels
+    whole = [t for t in finder.find(table.image).tiles if left + margin < t.corners[:, 0].mean() < right - margin]
+    windowed = [t for t in inside if left + margin < t.corners[:, 0].mean() < right - margin]
+    assert len(whole) > 40
+    assert len(windowed) == len(whole)
+    for a, b in zip(sorted(whole, key=_centre_key), sorted(windowed, key=_centre_key), strict=True):
+        assert np.abs(a.corners - b.corners).max() < 0.01
+        assert a.sideways == b.sideways
+
+
+def test_a_region_needs_a_tile_height_and_must_lie_in_the_frame():
+    image = np.zeros((200, 300, 3), np.uint8)
+    with pytest.raises(ValueError, match="region"):
+        LearntTileFinder(tile_height=37.0).find_in(image, (0, 0, 301, 200))
+    with pytest.raises(ValueError, match="tile height"):
+        LearntTileFinder().find_in(image, (0, 0, 100, 100))
+
+
+def _centre_key(tile: FoundTile) -> tuple[float, float]:
+    x, y = tile.corners.mean(axis=0)
+    return round(float(y), 1), round(float(x), 1)
+
+
 def _find(x: float, y: float, long: float, score: float) -> _Look:
     """A portrait find centred at (x, y), ``long`` px long and 3/4 as wide."""
     half_w, half_h = 0.375 * long, 0.5 * long

@@ -11,7 +11,7 @@ finds before they are merged.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final
 
@@ -21,7 +21,7 @@ import numpy as np
 from models import MODELS_DIR
 from vision.classify.verifier import DEFAULT_VERIFIER, OnnxTileVerifier
 from vision.find import centres
-from vision.find.centres import CHANNELS, STRIDE, decode_peaks, net_input, normalised, portrait_corners
+from vision.find.centres import CHANNELS, STRIDE, Peak, decode_peaks, net_input, normalised, portrait_corners
 from vision.find.finder import FindResult, FoundTile
 from vision.find.seams import TileSize
 from vision.geometry import centre
@@ -62,6 +62,12 @@ _PART_SCORE: Final = 0.5
 _BLOCK_LONG: Final = 2.0
 _BLOCK_HOLDS: Final = 3
 _BLOCK_OF: Final = (0.7, 1.4)
+
+
+#: A window of the network's input (``LearntTileFinder.find_in``) starts and ends on
+#: multiples of this many input pixels: the network halves its grid three times, and the
+#: input's padding (``centres.PAD_TO``) is a multiple of it too.
+_WINDOW_ALIGN: Final = 16
 
 
 class DetectorModelError(ModelFileError):
@@ -113,6 +119,26 @@ class LearntTileFinder:
         if start == self.long_side:
             return _result(initial)
         return _result(self._verified(image, self._look(image, start, (0.0, float("inf")))[0]))
+
+    def find_in(self, image: np.ndarray, region: tuple[int, int, int, int]) -> FindResult:
+        """The tiles ``find`` finds at the known ``tile_height`` whose centre lies inside
+        ``region`` (left, top, right, bottom frame pixels), the network looking only at that
+        part of the frame: a caller that knows where its tiles can lie (a calibrated table's
+        zones) saves the network's time on the rest, which goes by the pixels it looks at.
+        The frame is scaled whole, and the window's edges fall on the network's own grid
+        (``_WINDOW_ALIGN``), so what it finds well inside the window it finds as in the whole
+        frame; a tile within a few face lengths of the window's edge may be found otherwise
+        (the network sees less around it): leave that margin around where tiles are wanted."""
+        if self.tile_height is None:
+            raise ValueError("the tile detector looks inside a region only at a known tile height")
+        height, width = image.shape[:2]
+        left, top, right, bottom = region
+        if not (0 <= left < right <= width and 0 <= top < bottom <= height):
+            raise ValueError(f"region {region} does not lie inside the {width}×{height} frame")
+        long_side = self._long_side_for(max(height, width), self.tile_height)
+        return _result(
+            _one_per_tile(self._verified(image, self._look(image, long_side, (0.0, float("inf")), region=region)[0]))
+        )
 
     def _verified(self, image: np.ndarray, looks: list[_Look]) -> list[_Look]:
         """The finds the verifier takes for tiles' faces (all of them without a verifier).
@@ -169,24 +195,34 @@ class LearntTileFinder:
         return _result(_one_per_tile(tiles))
 
     def _look(
-        self, image: np.ndarray, long_side: int, keep_long: tuple[float, float], source: _Scaled | None = None
+        self,
+        image: np.ndarray,
+        long_side: int,
+        keep_long: tuple[float, float],
+        source: _Scaled | None = None,
+        region: tuple[int, int, int, int] | None = None,
     ) -> tuple[list[_Look], _Scaled]:
         """The tiles of one look at ``long_side`` whose long edge, in input pixels, is in
         ``keep_long``, and the frame as this look scaled it. ``source``: the frame already
-        scaled down (a finer look's), to scale from instead of the whole frame."""
+        scaled down (a finer look's), to scale from instead of the whole frame. ``region``:
+        the part of the frame the network looks at (``find_in``), else all of it."""
         given = source or _Scaled(image, 1.0)
         given_h, given_w = given.pixels.shape[:2]
         ready = net_input(given.pixels, long_side)  # its longer side becomes long_side, from any source
         size_w, size_h = max(1, round(given_w * ready.scale)), max(1, round(given_h * ready.scale))
         scaled = _Scaled(ready.pixels[:size_h, :size_w], given.scale * ready.scale)
         scale = scaled.scale
-        output = np.asarray(self._session.run(None, {self._input_name: normalised(ready.pixels[None])})[0])[0]
+        columns, lines = _window(ready.pixels.shape, region, scale)
+        window = ready.pixels[lines, columns]
+        output = np.asarray(self._session.run(None, {self._input_name: normalised(window[None])})[0])[0]
         height, width = image.shape[:2]
         peaks = [
             p
             for p in centres.turned_across_row(decode_peaks(output, self.threshold))
             if keep_long[0] <= p.long < keep_long[1]
         ]
+        if region is not None:
+            peaks = _centred_in(region, peaks, (columns.start or 0, lines.start or 0), scale)
         faces = [portrait_corners(peak, scale) for peak in peaks]
         tiles = [
             _Look(
@@ -199,6 +235,32 @@ class LearntTileFinder:
             if inside
         ]
         return tiles, scaled
+
+
+def _window(shape: tuple[int, ...], region: tuple[int, int, int, int] | None, scale: float) -> tuple[slice, slice]:
+    """The network input's columns and lines that hold ``region`` (frame pixels; all of the
+    input for None), widened to ``_WINDOW_ALIGN``: the network's cells then lie where they
+    lie in the whole input, and so does every output it computes from far enough inside."""
+    if region is None:
+        return slice(None), slice(None)
+    height, width = shape[:2]
+    left, top, right, bottom = (value * scale for value in region)
+    step = _WINDOW_ALIGN
+    return (
+        slice(int(left // step) * step, min(-int(-right // step) * step, width)),
+        slice(int(top // step) * step, min(-int(-bottom // step) * step, height)),
+    )
+
+
+def _centred_in(
+    region: tuple[int, int, int, int], peaks: list[Peak], window_origin: tuple[int, int], scale: float
+) -> list[Peak]:
+    """A window's peaks (centres from the window's corner) whose centre lies in ``region``
+    (frame pixels), centred in the whole input's pixels."""
+    x0, y0 = window_origin
+    left, top, right, bottom = region
+    moved = [replace(p, centre=(p.centre[0] + x0, p.centre[1] + y0)) for p in peaks]
+    return [p for p in moved if left <= p.centre[0] / scale < right and top <= p.centre[1] / scale < bottom]
 
 
 def _result(tiles: list[_Look]) -> FindResult:
