@@ -7,6 +7,7 @@ import shutil
 import numpy as np
 import pytest
 
+from vision.classify.classifier import OnnxTileClassifier
 from vision.classify.crops import quarter_turned
 from vision.detect.sideways_judge import (
     CONTEXT,
@@ -20,6 +21,7 @@ from vision.detect.sideways_judge import (
     row_crop,
     tile_long_of,
 )
+from vision.detect.still_photo import read_found
 from vision.eval.matching import match_quads
 from vision.find.learnt import LearntTileFinder
 from vision.render.renderer import RenderOptions, render_table
@@ -204,3 +206,40 @@ def test_known_row_axes_stand_for_what_the_neighbours_say(judge):
     assert judge.judge(table.image, alone, wrong, [row_axis])[1] == [True]
     with pytest.raises(ValueError, match="1 quads but 2 known row axes"):
         judge.judge(table.image, alone, wrong, [row_axis, row_axis])
+
+
+class _AskedJudge:
+    """The shipped judge, keeping the quads it was asked about."""
+
+    def __init__(self, judge: OnnxSidewaysJudge) -> None:
+        self.judge_itself = judge
+        self.asked: list[np.ndarray] = []
+
+    def judge(self, image, quads, calls, known_axes=None):
+        self.asked += list(quads)
+        return self.judge_itself.judge(image, quads, calls, known_axes)
+
+
+def test_tiles_whose_lie_the_caller_knows_are_not_judged(judge):
+    """``read_found``'s ``lie_known`` (a calibrated table's hand and wall rows): the judge
+    looks at the other tiles only, and they come out as when it looks at all; a known tile
+    keeps its cut and its call."""
+    table = render_table(3_500_000, HELD_OUT)
+    found = LearntTileFinder().find(table.image).tiles[:24]
+    classifier = OnnxTileClassifier()
+    known = [index % 3 == 0 for index in range(len(found))]
+    asked = _AskedJudge(judge)
+    some = read_found(table.image, classifier, found, asked, lie_known=known)
+    everyone = read_found(table.image, classifier, found, judge)
+    assert len(asked.asked) == known.count(False)
+    assert {q.tobytes() for q in asked.asked} == {
+        t.corners.tobytes() for t, k in zip(found, known, strict=True) if not k
+    }
+    for tile, own, judged, was_known in zip(found, some, everyone, known, strict=True):
+        if was_known:
+            assert own.sideways == tile.sideways
+            assert {tuple(c) for c in own.corners.tolist()} == {tuple(c) for c in tile.corners.tolist()}
+        else:
+            assert own.sideways == judged.sideways
+    with pytest.raises(ValueError, match="24 found tiles but 2 known lies"):
+        read_found(table.image, classifier, found, judge, lie_known=[True, False])

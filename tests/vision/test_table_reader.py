@@ -199,8 +199,8 @@ class MissingFinds:
         self.faces = [face.astype(np.float32).reshape(-1, 1, 2) for face in faces]
         self.dropped = 0
 
-    def find(self, image):
-        result = self.finder.find(image)
+    def find_in(self, image, region):
+        result = self.finder.find_in(image, region)
         kept = []
         for tile in result.tiles:
             centre = tuple(map(float, tile.corners.mean(axis=0)))
@@ -253,8 +253,8 @@ class ExtraFinds:
         self.finder = finder
         self.faces = faces
 
-    def find(self, image):
-        result = self.finder.find(image)
+    def find_in(self, image, region):
+        result = self.finder.find_in(image, region)
         return replace(result, tiles=result.tiles + tuple(FoundTile(face, False) for face in self.faces))
 
 
@@ -329,3 +329,38 @@ def test_reading_a_frame_s_crops_in_batches_and_once_each_reads_as_one_at_a_time
     assert differences(layout, readings[0]).all == ()
     assert counting.crops == alone.runs  # the same crops, each once
     assert counting.runs < alone.runs / 20
+
+
+class AskedJudge:
+    """The shipped sideways judge, keeping the quads it was asked about."""
+
+    def __init__(self, judge) -> None:
+        self.judge_itself = judge
+        self.asked: list[np.ndarray] = []
+
+    def judge(self, image, quads, calls, known_axes=None):
+        self.asked += list(quads)
+        return self.judge_itself.judge(image, quads, calls, known_axes)
+
+
+def test_the_sideways_judge_looks_at_ponds_and_melds_only(classifier):
+    """No tile lies sideways in a hand or a wall row: their finds are cut upright along the
+    row, and the judge is asked about the ponds' and melds' finds only; the table still reads
+    as drawn, riichi and called tiles sideways."""
+    camera = CAMERAS["upside-down"]
+    layout = hand_made_layout()
+    rendered = render_table(3, RenderOptions(camera=camera, effects=False), layout)
+    reader = TableReader(picked_calibration(camera), classifier)
+    asked = AskedJudge(reader.judge)
+    reader.judge = asked
+    reading = reader.read_image(rendered.image)
+    assert differences(layout, reading).all == ()
+    zones = [reader._locate(quad.mean(axis=0)) for quad in asked.asked]
+    assert {place[1] for place in zones if place is not None} == {Zone.POND, Zone.MELDS}
+    in_hands_and_walls = sum(
+        reader._locate(t.corners.mean(axis=0)) is not None
+        and reader._locate(t.corners.mean(axis=0))[1] in (Zone.HAND, Zone.WALL)
+        for t in rendered.truths
+    )
+    assert in_hands_and_walls > 40
+    assert len(asked.asked) < len(rendered.truths) - in_hands_and_walls + 10

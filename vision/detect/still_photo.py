@@ -177,13 +177,17 @@ def read_found(
     *,
     turn_flips_sideways: bool = True,
     row_axes: Sequence[float] | None = None,
+    lie_known: Sequence[bool] | None = None,
 ) -> tuple[Detection, ...]:
     """Found tiles (corners in ``image``) judged, settled and read: what :func:`detect_tiles`
     does after finding, for a caller with a finder of its own. A caller that knows each tile's
     row axis (a calibrated table: ``row_axes``, degrees clockwise from the image's up of an
-    upright tile's long axis) gives it; the judge otherwise takes it from the tile's neighbours."""
+    upright tile's long axis) gives it; the judge otherwise takes it from the tile's neighbours.
+    ``lie_known``: the tiles whose lie the caller knows, their corners cut and their sideways
+    call set to it (a calibrated table's hand and wall rows hold no sideways tile): the judge
+    looks at the rest only."""
     judge = judge or shipped_judge()
-    quads, calls = judge.judge(image, [t.corners for t in found], [t.sideways for t in found], row_axes)
+    quads, calls = _judged(image, found, judge, row_axes, lie_known)
     lies = settle_lies(image, classifier, quads, calls, turn_flips_sideways=turn_flips_sideways)
     lies = rephase(image, classifier, lies)
     detections = []
@@ -192,3 +196,25 @@ def read_found(
         detections.append(Detection(corners, lie.reading, lie.sideways))
     log.debug("detected %d tiles", len(detections))
     return tuple(detections)
+
+
+def _judged(
+    image: np.ndarray,
+    found: Sequence[FoundTile],
+    judge: SidewaysJudge,
+    row_axes: Sequence[float] | None,
+    lie_known: Sequence[bool] | None,
+) -> tuple[list[np.ndarray], list[bool]]:
+    """Every found tile's quad and sideways call, as the judge settles them where the lie is
+    not known (``read_found``)."""
+    quads, calls = [t.corners for t in found], [t.sideways for t in found]
+    if lie_known is None:
+        return judge.judge(image, quads, calls, row_axes)
+    if len(lie_known) != len(found):
+        raise ValueError(f"{len(found)} found tiles but {len(lie_known)} known lies: one each")
+    asked = [i for i, known in enumerate(lie_known) if not known]
+    axes = None if row_axes is None else [row_axes[i] for i in asked]
+    judged_quads, judged_calls = judge.judge(image, [quads[i] for i in asked], [calls[i] for i in asked], axes)
+    for i, quad, call in zip(asked, judged_quads, judged_calls, strict=True):
+        quads[i], calls[i] = quad, call
+    return quads, calls
