@@ -54,7 +54,6 @@ from vision.live.table_reader.seat_tiles import (
     group_melds,
     wall_row_line,
     zone_box_items,
-    zone_box_of,
 )
 from vision.live.table_reader.seat_view import ViewGeometry, seat_image, view_geometry, warp_view
 from vision.live.table_reader.structure import ReadTile, seat_reading, wall_reading
@@ -233,27 +232,40 @@ class TableReader:
 
     def _locate(self, point: np.ndarray) -> tuple[int, Zone, float, float] | None:
         """The seat and zone a frame point lies in, and its seat-image pixel (u, v); None off every zone."""
-        # ViewGeometry.seat_mm's arithmetic on floats: a table's finds are located a few hundred times a frame.
+        return self._located(np.asarray(point, np.float64).reshape(1, 2))[0]
+
+    def _located(self, points: np.ndarray) -> list[tuple[int, Zone, float, float] | None]:
+        """``_locate`` of each of N frame points (N×2) at once: a table's finds are located a
+        few hundred times a frame. A point lies in the first seat's zone that holds it."""
+        places: list[tuple[int, Zone, float, float] | None] = [None] * len(points)
+        if not len(points):
+            return places
         px_per_mm, half_mm = self.view.px_per_mm, self.view.half_mm
+        unplaced = np.ones(len(points), bool)
         for seat in range(4):
-            u, v = _apply(self._frame_to_seat[seat], point)
-            zone = zone_box_of(self.boxes, u / px_per_mm - half_mm, v / px_per_mm - half_mm)
-            if zone is not None:
-                return seat, zone, u, v
-        return None
+            u, v = _apply_all(self._frame_to_seat[seat], points)
+            x_mm, distance_mm = u / px_per_mm - half_mm, v / px_per_mm - half_mm
+            for zone, box in zone_box_items(self.boxes):
+                inside = (box.left <= x_mm) & (x_mm <= box.right) & (box.near <= distance_mm) & (distance_mm <= box.far)
+                inside &= unplaced
+                for index in np.flatnonzero(inside).tolist():
+                    places[index] = (seat, zone, float(u[index]), float(v[index]))
+                unplaced &= ~inside
+        return places
 
     def _in_zones(self, found: Sequence[FoundTile]) -> list[_Find]:
         """The finds that lie in a seat's zone, in the camera's view, each re-cut as a face of
         the table's tile size along its seat's rows through the calibration (the detector's
         box is looser than that: its shape and turn are a guess, the calibration's are not)."""
+        if not found:
+            return []
         finds = []
         side = self.view.side_px
-        for tile in found:
-            middle = centre(tile.corners)
-            located = self._locate(middle)
+        middles = np.array([centre(tile.corners) for tile in found], np.float64)
+        view_x, view_y = _apply_all(self.view.frame_to_view, middles)
+        for tile, located, x, y in zip(found, self._located(middles), view_x.tolist(), view_y.tolist(), strict=True):
             if located is None:
                 continue
-            x, y = _apply(self.view.frame_to_view, middle)
             if 0 <= x < side and 0 <= y < side and self._unseen[int(y), int(x)]:
                 continue
             seat, zone, u, v = located
@@ -277,9 +289,9 @@ class TableReader:
                 continue  # off the view: no tile of the mask's
             face = np.zeros((y1 - y0, x1 - x0), np.uint8)
             _fill_quad(face, quad - (x0, y0))
-            inside = face > 0
-            tile = np.count_nonzero(masks.tiles[y0:y1, x0:x1][inside])
-            if inside.any() and tile >= _ON_TILE * np.count_nonzero(inside):
+            area = cv2.countNonZero(face)
+            tile = cv2.countNonZero(cv2.bitwise_and(face, masks.tiles[y0:y1, x0:x1]))  # both 0/1
+            if area and tile >= _ON_TILE * area:
                 kept.append(find)
         return kept
 
@@ -340,8 +352,9 @@ class TableReader:
     def _by_seat(self, detections: Sequence[Detection]) -> list[list[ReadTile]]:
         """Each read tile in its seat's zone, row and meld; of two on one face, the surer."""
         located: list[list[tuple[Zone, Piece, Detection]]] = [[] for _ in range(4)]
-        for detection in sorted(detections, key=lambda d: -d.reading.confidence):
-            place = self._locate(centre(detection.corners))
+        ordered = sorted(detections, key=lambda d: -d.reading.confidence)
+        places = self._located(np.array([centre(d.corners) for d in ordered], np.float64).reshape(-1, 2))
+        for detection, place in zip(ordered, places, strict=True):
             if place is None:
                 continue
             seat, zone, u, v = place
@@ -389,6 +402,16 @@ def _fill_quad(canvas: np.ndarray, quad: np.ndarray) -> None:
 def _apply(homography: np.ndarray, point: np.ndarray) -> tuple[float, float]:
     x, y, w = homography @ np.array([float(point[0]), float(point[1]), 1.0])
     return float(x / w), float(y / w)
+
+
+def _apply_all(homography: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``_apply`` of N points (N×2) at once: their x and y."""
+    x, y = points[:, 0], points[:, 1]
+    w = homography[2, 0] * x + homography[2, 1] * y + homography[2, 2]
+    return (
+        (homography[0, 0] * x + homography[0, 1] * y + homography[0, 2]) / w,
+        (homography[1, 0] * x + homography[1, 1] * y + homography[1, 2]) / w,
+    )
 
 
 def _melds_grouped(tiles: list[ReadTile], scale: FaceScale) -> list[ReadTile]:
