@@ -281,8 +281,7 @@ class TableReader:
         knows felt, and a face of felt is no tile."""
         kept = []
         height, width = masks.tiles.shape
-        for find in finds:
-            quad = self._view_quad(find.tile.corners)
+        for find, quad in zip(finds, self._view_quads([find.tile.corners for find in finds]), strict=True):
             x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int), 0)
             x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + 1, (width, height))
             if x1 <= x0 or y1 <= y0:
@@ -295,10 +294,13 @@ class TableReader:
                 kept.append(find)
         return kept
 
-    def _view_quad(self, corners: np.ndarray) -> np.ndarray:
-        """A frame quad (4×2) in top-down view pixels."""
-        points = corners.reshape(-1, 1, 2).astype(np.float64)
-        return np.asarray(cv2.perspectiveTransform(points, self.view.frame_to_view).reshape(-1, 2))
+    def _view_quads(self, quads: Sequence[np.ndarray]) -> np.ndarray:
+        """Frame quads (each 4×2) in top-down view pixels (N×4×2), taken through the view's
+        homography in one call."""
+        if not quads:
+            return np.zeros((0, 4, 2))
+        points = np.concatenate([corners.reshape(-1, 1, 2) for corners in quads]).astype(np.float64)
+        return np.asarray(cv2.perspectiveTransform(points, self.view.frame_to_view).reshape(-1, 4, 2))
 
     def _lies_across(self, seat: int, tile: FoundTile, u: float, v: float) -> bool:
         """Whether a find (its centre at ``u``, ``v`` of its seat's image) has its long axis
@@ -310,15 +312,18 @@ class TableReader:
     def _gaps(self, masks: ViewMask, occluders: np.ndarray, quads: list[np.ndarray]) -> list[_Find]:
         """Faces where a zone holds tile that no placed face (``quads``, frame pixels) covers (``gaps``)."""
         covered = np.zeros_like(masks.tiles)
-        for corners in quads:
-            _fill_quad(covered, self._view_quad(corners))
+        for quad in self._view_quads(quads):
+            _fill_quad(covered, quad)
         margin = max(round(2 * _FOUND_MARGIN_MM * self.view.px_per_mm) + 1, 1)
         covered = cv2.dilate(covered, np.ones((margin, margin), np.uint8))
-        residual = ((masks.tiles > 0) & (covered == 0) & (occluders == 0)).astype(np.uint8)
-        tile_covered = (covered > 0) & (masks.tiles > 0)
-        if not tile_covered.any():
+        # All three are 0/1: tile that no face covers, and tile that one does.
+        residual = cv2.bitwise_and(masks.tiles, 1 - covered)
+        if occluders.any():
+            residual[occluders > 0] = 0
+        tile_covered = cv2.bitwise_and(masks.tiles, covered)
+        if not cv2.countNonZero(tile_covered):
             return []
-        face_level = float(np.percentile(masks.gray[tile_covered], 80))
+        face_level = float(np.percentile(masks.gray[tile_covered > 0], 80))
         gaps = []
         for seat in range(4):
             images = [seat_image(image, self.view, seat) for image in (residual, masks.tiles, masks.gray)]

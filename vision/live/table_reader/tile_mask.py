@@ -19,6 +19,7 @@ _MIN_THRESHOLD: Final = 0.035
 _MAX_THRESHOLD: Final = 0.07
 _NEARBY_PX: Final = 61
 _BRIGHTER: Final = 1.6  # ivory tiles on a pale, unsaturated felt differ in brightness, not colour
+_PARENT: Final = 3  # where a contour's parent's index lies in its row of findContours' hierarchy
 
 
 @dataclass(frozen=True, eq=False)
@@ -64,14 +65,37 @@ def view_mask(view: np.ndarray, hole_area: float) -> ViewMask:
 
 def _fill_holes(mask: np.ndarray, largest: float) -> np.ndarray:
     """Felt-coloured symbols (green bamboo on green felt) leave holes in a tile: fill the small
-    pieces of felt that tiles enclose."""
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(1 - mask, connectivity=4)
-    small = stats[:, cv2.CC_STAT_AREA] < largest
-    small[0] = False  # label 0 is the tiles themselves
-    # A view has tens of small pieces and a million pixels: each piece is filled in its own box.
-    filled = mask.copy()
-    for label in np.flatnonzero(small):
-        left, top, width, height = (int(v) for v in stats[label, :4])
-        box = (slice(top, top + height), slice(left, left + width))
-        filled[box][labels[box] == label] = 1
-    return filled
+    pieces of felt that tiles enclose, each a 4-connected piece (tile is 8-connected) of fewer
+    than ``largest`` pixels.
+
+    The pieces are found by their edges (``cv2.findContours``), not by labelling every pixel
+    of the view, which took ten times as long. Framed in tile, every piece of felt is a hole
+    in tile, also one that the view's edge cuts, and each hole's edge is one contour whose
+    parent is the edge of the tile around it."""
+    framed = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=1)
+    contours, hierarchy = cv2.findContours(framed, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+    filled = framed.copy()
+    for contour, links in zip(contours, hierarchy[0] if hierarchy is not None else (), strict=True):
+        if links[_PARENT] >= 0:  # a hole's edge: an outer edge of tile has no parent
+            _fill_if_small(filled, framed, contour, largest)
+    return filled[1:-1, 1:-1]
+
+
+def _fill_if_small(filled: np.ndarray, framed: np.ndarray, contour: np.ndarray, largest: float) -> None:
+    """Sets to 1 in ``filled`` the piece of felt whose edge is ``contour`` (in ``framed``)
+    when it has fewer than ``largest`` pixels."""
+    left, top, width, height = cv2.boundingRect(contour)
+    if width * height < largest:
+        # Its box holds fewer pixels than that, so it does: all the felt inside its edge goes,
+        # with any felt inside a tile inside it (smaller still: a hole to fill too).
+        inside = np.zeros((height, width), np.uint8)
+        cv2.drawContours(inside, [contour - (left, top)], -1, 1, thickness=cv2.FILLED)
+        filled[top : top + height, left : left + width] |= inside
+        return
+    # Counted by flooding it from the felt pixel right of where its edge begins: the border
+    # follower starts a hole's edge at a tile pixel whose right neighbour is the hole's.
+    x, y = (int(value) for value in contour[0, 0])
+    flooded = np.zeros((framed.shape[0] + 2, framed.shape[1] + 2), np.uint8)
+    area, *_ = cv2.floodFill(framed, flooded, (x + 1, y), 1, flags=4 | cv2.FLOODFILL_MASK_ONLY | (1 << 8))
+    if area < largest:
+        filled[flooded[1:-1, 1:-1] > 0] = 1
