@@ -537,10 +537,13 @@ def _occluder_labels(
     mask: np.ndarray, view: ViewGeometry, tile: PhysicalTileSize, distances: SeatDistances
 ) -> np.ndarray:
     """The view's blobs that reach into a felt-only band: 0 for none, else the blob's label."""
+    face_area = tile.width_mm * tile.height_mm * view.px_per_mm**2
+    # Most frames show no blob there: then no blob can reach in far enough, and the view's blobs need no labels.
+    if _in_bands(mask, view, tile, distances) <= _OCCLUDER_AREA * face_area:
+        return np.zeros_like(mask, np.int32)
     count, labels = cv2.connectedComponents(mask, connectivity=8)
     if count <= 1:
         return np.zeros_like(mask, np.int32)
-    face_area = tile.width_mm * tile.height_mm * view.px_per_mm**2
     hits = np.zeros(count, np.int64)
     for seat in range(4):
         seat_labels = seat_image(labels, view, seat)
@@ -553,6 +556,17 @@ def _occluder_labels(
         return np.zeros_like(mask, np.int32)
     log.debug("occluders: %d blobs reach where no tile lies", len(occluders))
     return np.where(np.isin(labels, occluders), labels, 0).astype(np.int32)
+
+
+def _in_bands(mask: np.ndarray, view: ViewGeometry, tile: PhysicalTileSize, distances: SeatDistances) -> int:
+    """How many pixels of tile (``mask``: 0/1) the felt-only bands of all seats hold."""
+    total = 0
+    for seat in range(4):
+        seat_mask = seat_image(mask, view, seat)
+        for band in _felt_only_bands(tile, distances):
+            columns, lines = _box_slices(view, band)
+            total += cv2.countNonZero(np.ascontiguousarray(seat_mask[lines, columns]))
+    return total
 
 
 def _occluded_zones(
