@@ -186,13 +186,13 @@ def _grid(name: str, entry: Any, where: str) -> GridPhoto:
                 continue
             if token.endswith(UPSIDE_DOWN):
                 upside_down.add((r, c))
-            name = token.removesuffix(UPSIDE_DOWN)
+            tile = token.removesuffix(UPSIDE_DOWN)
             try:
-                label = label_of_name(name, False, f"{where}: row {r + 1} cell {c + 1}")
+                label = label_of_name(tile, False, f"{where}: row {r + 1} cell {c + 1}")
             except LabelFileError as error:
                 raise SetGridError(str(error)) from None
             if label >= 34:
-                raise SetGridError(f"{where}: row {r + 1} cell {c + 1}: {name!r} is not a face ({NO_TILE} for none)")
+                raise SetGridError(f"{where}: row {r + 1} cell {c + 1}: {tile!r} is not a face ({NO_TILE} for none)")
             row_labels.append(label)
         labels.append(tuple(row_labels))
     return GridPhoto(name, _outline(entry.get("outline"), f"{where}: outline"), tuple(labels), frozenset(upside_down))
