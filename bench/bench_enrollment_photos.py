@@ -53,7 +53,8 @@ def main() -> None:
     args = parser.parse_args()
     grids = load_set_grids(args.grids)
     classifier = OnnxTileClassifier()
-    totals: dict[str, Counter[str]] = {"same photo": Counter(), "another photo": Counter()}
+    same, other = "the photo enrolled from", "another photo of the set"
+    totals: dict[str, Counter[str]] = {same: Counter(), other: Counter()}
     confusions: Counter[tuple[str, str]] = Counter()
     with tempfile.TemporaryDirectory() as folder:
         for number, check_set in enumerate(grids.sets):
@@ -96,7 +97,7 @@ def main() -> None:
                     enrolled_reader=enrolled_reader,
                     confusions=confusions,
                 )
-                totals["same photo" if name == check_set.enroll else "another photo"].update(score)
+                totals[same if name == check_set.enroll else other].update(score)
                 if args.draw is not None:
                     _draw(check_image, check, enrolled if name == check_set.enroll else {}, classifier, args.draw)
                 print(
@@ -109,7 +110,7 @@ def main() -> None:
     for where, score in totals.items():
         if score["tiles"]:
             print(
-                f"checked on the {where}: {score['tiles']} tiles; at the cells {_share(score, 'before')} -> "
+                f"checked on {where}: {score['tiles']} tiles; at the cells {_share(score, 'before')} -> "
                 f"{_share(score, 'after')}; detector recall {score['found'] / score['tiles']:.3f}, kind accuracy "
                 f"of found {_share(score, 'found before', 'found')} -> {_share(score, 'found after', 'found')}"
             )
