@@ -89,7 +89,8 @@ def test_each_find_and_its_reading_carry_the_verifiers_score_and_none_without_a_
     detections = detect_tiles(table.image, OnnxTileClassifier(), finder=finder)
     assert {d.face_score for d in detections} <= set(scores)
     unverified = LearntTileFinder(verifier=None).find(table.image).tiles
-    assert unverified and all(tile.face_score is None for tile in unverified)
+    assert unverified
+    assert all(tile.face_score is None for tile in unverified)
 
 
 def test_plain_felt_or_a_grey_frame_has_no_tiles(finder):
