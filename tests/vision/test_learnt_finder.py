@@ -79,6 +79,20 @@ def test_detections_through_the_learnt_finder_read_the_held_out_style(finder, he
     assert score.kind_accuracy >= KIND_ACCURACY_FLOOR
 
 
+def test_each_find_and_its_reading_carry_the_verifiers_score_and_none_without_a_verifier(finder, held_out_tables):
+    table = held_out_tables[0]
+    found = finder.find(table.image).tiles
+    scores = [tile.face_score for tile in found]
+    assert len(found) > 50
+    assert all(score is not None and finder.verifier.keep_above < score <= 1.0 for score in scores)
+    assert len(set(scores)) > 10  # each its own, not one value for all
+    detections = detect_tiles(table.image, OnnxTileClassifier(), finder=finder)
+    assert {d.face_score for d in detections} <= set(scores)
+    unverified = LearntTileFinder(verifier=None).find(table.image).tiles
+    assert unverified
+    assert all(tile.face_score is None for tile in unverified)
+
+
 def test_plain_felt_or_a_grey_frame_has_no_tiles(finder):
     assert finder.find(np.full((480, 640, 3), 128, np.uint8)).tiles == ()
     felt = np.zeros((720, 1280, 3), np.uint8)

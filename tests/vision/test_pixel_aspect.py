@@ -48,9 +48,9 @@ def test_common_aspects_have_their_frame_shapes_names():
     assert pixel_aspect_name(1.5) == "1.5"
 
 
-def _detection(corners: np.ndarray, confidence: float) -> Detection:
+def _detection(corners: np.ndarray, confidence: float, face_score: float | None = None) -> Detection:
     reading = TileReading(label=0, confidence=confidence, upside_down=False, uncertain=False)
-    return Detection(np.asarray(corners, np.float64), reading, False)
+    return Detection(np.asarray(corners, np.float64), reading, False, face_score)
 
 
 def test_corners_found_on_the_widened_picture_map_back_to_the_given_one():
@@ -109,6 +109,22 @@ def test_the_aspect_whose_tiles_read_surest_is_chosen_and_ties_keep_the_first():
     assert detect_any_pixel_aspect(image, lambda picture: [_detection(corners, 0.7)], (1.0, 2.0)).pixel_aspect == 1.0
     with pytest.raises(ValueError, match="at least one"):
         detect_any_pixel_aspect(image, sure_when_twice_as_wide, ())
+
+
+def test_finds_that_look_less_like_faces_lose_to_finds_read_a_little_less_surely():
+    # A squeezed face's glyphs read surely (a circle as 1p) but look less like faces.
+    corners = [[0, 0], [10, 0], [10, 14], [0, 14]]
+
+    def glyphs_at_square_pixels(image):
+        if image.shape[1] == 200:  # the true aspect: whole faces
+            return [_detection(corners, 0.8, 0.95)] * 3
+        return [_detection(corners, 0.9, 0.5)] * 3
+
+    image = np.zeros((100, 100, 3), np.uint8)
+    assert detect_any_pixel_aspect(image, glyphs_at_square_pixels, (1.0, 2.0)).pixel_aspect == 2.0
+    # with no verifier's score, the surer reading wins
+    unverified = lambda picture: [_detection(corners, 0.8 if picture.shape[1] == 200 else 0.9)]  # noqa: E731
+    assert detect_any_pixel_aspect(image, unverified, (1.0, 2.0)).pixel_aspect == 1.0
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,8 @@ from tests.forked_comparisons import seat_view_sets_written_twice
 from tests.fresh_process import in_a_fresh_process
 from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier
 from vision.classify.labels import BACK_LABEL, kind_of_label
-from vision.render.seat_view import look_at_camera, render_seat_view
+from vision.render.renderer import TileTruth
+from vision.render.seat_view import _unhidden, look_at_camera, render_seat_view
 from vision.training.photo_frames import build_photo_frames
 from vision.training.real_photos import images_in_split
 from vision.training.seat_view_set import write_set
@@ -113,3 +114,40 @@ def test_a_negative_with_tiles_is_refused(tmp_path):
 
 def test_a_set_drawn_by_several_processes_is_the_set_drawn_by_one(tmp_path):
     assert in_a_fresh_process(seat_view_sets_written_twice, str(tmp_path)) == {"labels": True, "images": True}
+
+
+def test_scattered_tiles_stand_apart_nearer_and_farther_and_a_hidden_face_is_no_truth():
+    scattered = [render_seat_view(seed, scattered=True) for seed in SEEDS]
+    rows = [render_seat_view(seed) for seed in SEEDS]
+
+    # A row's faces differ in size only by perspective along the row; scattered tiles stand
+    # nearer and farther, so their faces' sizes spread more.
+    def size_spread(scene):
+        heights = [float(np.linalg.norm(t.corners[0] - t.corners[3])) for t in scene.truths]
+        return max(heights) / min(heights) if len(heights) > 1 else 1.0
+
+    assert np.median([size_spread(s) for s in scattered]) > np.median([size_spread(s) for s in rows]) + 0.15
+    classifier = OnnxTileClassifier(DEFAULT_MODEL)
+    right = total = 0
+    for scene in scattered:
+        assert scene.truths
+        readings = classifier.classify_quads(scene.image, [t.corners for t in scene.truths])
+        for truth, reading in zip(scene.truths, readings, strict=True):
+            total += 1
+            right += kind_of_label(reading.label) == kind_of_label(truth.label)
+    assert right / total >= 0.6  # the truths lie on faces that show, not on ones a nearer tile hides
+
+
+def test_a_nearer_tiles_outline_hides_the_face_behind_it():
+    face = np.array([[10.0, 10.0], [30.0, 10.0], [30.0, 40.0], [10.0, 40.0]])
+    behind = TileTruth(0, face, sideways=False)
+    covering = face + np.array([5.0, 0.0])  # hides three quarters of it
+    aside = face + np.array([100.0, 0.0])
+    assert _unhidden([(behind, face), (None, covering)], (200, 100)) == []
+    assert _unhidden([(behind, face), (None, aside)], (200, 100)) == [behind]
+
+
+def test_the_scattered_label_set_says_so(tmp_path):
+    write_set(tmp_path, 2, first_seed=40, scattered=True)
+    document = json.loads((tmp_path / "labels.json").read_text())
+    assert document["source"].endswith("scattered")

@@ -17,7 +17,7 @@ from vision.classify.classifier import TileReading
 from vision.classify.crops import turned_half
 from vision.classify.verifier import DEFAULT_VERIFIER
 from vision.detect.sideways_judge import OnnxSidewaysJudge
-from vision.detect.tile_lie import QuadReader, settle_lies
+from vision.detect.tile_lie import QuadReader, TileLie, settle_lies
 from vision.detect.tile_phase import rephase
 from vision.find.finder import FindResult, FoundTile, find_tiles
 from vision.find.learnt import DEFAULT_DETECTOR, LearntTileFinder
@@ -37,6 +37,9 @@ class Detection:
     corners: np.ndarray  # 4×2 image pixels in face order: top-left, top-right, bottom-right, bottom-left
     reading: TileReading
     sideways: bool  # lies across its row
+    #: The tile verifier's belief (0..1) that the find this reading came from is a tile's face;
+    #: None where no verifier looked (the classic finder, a finder built without one).
+    face_score: float | None = None
 
     @property
     def label(self) -> int:
@@ -190,10 +193,11 @@ def read_found(
     quads, calls = _judged(image, found, judge, row_axes, lie_known)
     lies = settle_lies(image, classifier, quads, calls, turn_flips_sideways=turn_flips_sideways)
     lies = rephase(image, classifier, lies)
+    face_scores = _face_scores_of(found, lies)
     detections = []
-    for lie in lies:
+    for lie, face_score in zip(lies, face_scores, strict=True):
         corners = turned_half(lie.corners) if lie.reading.upside_down else lie.corners
-        detections.append(Detection(corners, lie.reading, lie.sideways))
+        detections.append(Detection(corners, lie.reading, lie.sideways, face_score))
     log.debug("detected %d tiles", len(detections))
     return tuple(detections)
 
@@ -218,3 +222,13 @@ def _judged(
     for i, quad, call in zip(asked, judged_quads, judged_calls, strict=True):
         quads[i], calls[i] = quad, call
     return quads, calls
+
+
+def _face_scores_of(found: Sequence[FoundTile], lies: Sequence[TileLie]) -> list[float | None]:
+    """Each lie's find's verifier score. Settling turns and nudges a find's quad, and a doubtful
+    one may be cut again a little aside, so a lie is matched to the find nearest its centre."""
+    if not lies or all(tile.face_score is None for tile in found):
+        return [None] * len(lies)
+    found_centres = np.array([tile.corners.mean(axis=0) for tile in found])
+    nearest = [int(np.argmin(np.linalg.norm(found_centres - lie.corners.mean(axis=0), axis=1))) for lie in lies]
+    return [found[at].face_score for at in nearest]

@@ -42,6 +42,8 @@ _MIN_TILE_EDGE_PX: Final = 12.0  # smaller than this, a face cannot be read anyw
 class FoundTile:
     corners: np.ndarray  # 4×2 float, portrait order; the top may be either short edge
     sideways: bool  # lies with its long edge along its row (a riichi discard, a called tile)
+    #: The tile verifier's belief (0..1) that this is a tile's face; None where no verifier looked.
+    face_score: float | None = None
 
 
 @dataclass(frozen=True, eq=False)

@@ -146,8 +146,14 @@ class LearntTileFinder:
         a tile out as "the same place" nor set the scale the pyramid starts at."""
         if self.verifier is None or not looks:
             return looks
-        kept = self.verifier.keep(image, [look.tile.corners for look in looks])
-        return [look for look, keep in zip(looks, kept, strict=True) if keep]
+        scores = self.verifier.scores(image, [look.tile.corners for look in looks])
+        # Each find kept carries its score: how surely a photograph's finds are faces tells
+        # its true pixel aspect (:mod:`vision.detect.pixel_aspect`).
+        return [
+            replace(look, tile=replace(look.tile, face_score=float(score)))
+            for look, score in zip(looks, scores, strict=True)
+            if score > self.verifier.keep_above
+        ]
 
     def _start_for(self, longest: int, first_look: list[_Look]) -> int:
         """The long side at which the first look's typical tile is as long as training showed

@@ -32,6 +32,7 @@ from vision.render.tile_art import BACK_HUES, ArtStyle, TileArt
 
 _FACE_LABELS: Final = 37  # labels 0..36 are faces (34 kinds and three red fives); 37 is the back
 _BODY_SHARE: Final = 0.55  # the ivory part of a tile's thickness; the rest is the back's colour
+_HIDDEN: Final = 0.2  # a face hidden this much (by a hand, a nearer tile) is no truth
 
 
 @dataclass(frozen=True, eq=False)
@@ -70,11 +71,14 @@ def render_seat_view(
     *,
     tiles: bool = True,
     strokes: float = 0.0,
+    scattered: bool = False,
 ) -> SeatScene:
     """One scene, deterministic from ``seed``, its faces drawn from ``style`` with their strokes
     ``strokes`` art pixels thicker (negative: thinner). ``tiles=False`` draws the same scene
     without a tile in it (the felt, sticks, dice, hand and room alone): a hard negative, where
-    a detector should find nothing."""
+    a detector should find nothing. ``scattered``: the standing tiles stand apart, each at its
+    own place on the felt, nearer and farther (tiles set out one by one, as photographs of a few
+    tiles show them), not in a row; a face that a nearer tile hides is no truth."""
     rng = np.random.default_rng(seed)
     art = tile_art_of(style, strokes)
     back_hue = int(rng.choice(BACK_HUES))
@@ -102,16 +106,24 @@ def render_seat_view(
         (
             art.drawn_label(int(rng.integers(0, _FACE_LABELS))),
             row_left + i * (TILE_WIDTH_MM + gap) + float(rng.normal(0, 0.4)),
+            row_y,
         )
         for i in range(count)
     ]
-    # Farthest first, the painter's order: the row, then what lies on the felt in front of it.
+    if scattered:
+        standing = _scattered(standing, row_left, row_width, rng)
+    # Farthest first, the painter's order: the tiles standing, then what lies on the felt in front.
     if not tiles:
         standing, loose = [], []
-    for label, x in sorted(standing, key=lambda s: -abs(s[1] + TILE_WIDTH_MM / 2 - eye[0])):
-        face = _draw_standing(image, camera, art, label=label, back_hue=back_hue, x=x, y=row_y, eye=eye, rng=rng)
-        if wholly_inside(face, size):
-            truths.append(TileTruth(label, face, sideways=False))
+    drawn: list[tuple[TileTruth | None, np.ndarray]] = []  # each standing tile's truth and outline
+    for label, x, y in sorted(
+        standing, key=lambda s: -float(np.hypot(s[1] + TILE_WIDTH_MM / 2 - eye[0], s[2] - eye[1]))
+    ):
+        face = _draw_standing(image, camera, art, label=label, back_hue=back_hue, x=x, y=y, eye=eye, rng=rng)
+        truth = TileTruth(label, face, sideways=False) if wholly_inside(face, size) else None
+        drawn.append((truth, _outline(camera, x, y)))
+    # A row's tiles stand side by side and hide none of each other's faces.
+    truths.extend(_unhidden(drawn, size) if scattered else [t for t, _ in drawn if t is not None])
     _draw_sticks_and_dice(image, camera, rng, row_left, row_width, near=near)
     for tile in sorted(loose, key=lambda t: -float(np.hypot(t.x - eye[0], t.y - eye[1]))):
         corners = draw_tile(image, tile, camera, art, back_hue)
@@ -119,7 +131,7 @@ def render_seat_view(
             truths.append(TileTruth(tile.label, corners, sideways=False))
     if rng.random() < 0.3:
         hidden = _draw_hand(image, rng)
-        truths = [t for t in truths if _covered(hidden, t.corners) < 0.2]
+        truths = [t for t in truths if _covered(hidden, t.corners) < _HIDDEN]
     gloss = np.full(image.shape[:2], 0.5, np.float32)
     frame = camera_effects(image, rng, gloss)
     return SeatScene(frame, tuple(truths))
@@ -177,6 +189,45 @@ def _draw_room(image: np.ndarray, horizon: int, rng: np.random.Generator) -> Non
         x += spine
     cv2.rectangle(room, (0, horizon - int(rng.integers(4, 20))), (width, horizon), rng.uniform(20, 90, 3).tolist(), -1)
     image[:horizon] = room
+
+
+def _scattered(
+    row: list[tuple[int, float, float]], row_left: float, row_width: float, rng: np.random.Generator
+) -> list[tuple[int, float, float]]:
+    """The row's tiles (label, x, y) moved apart: spread over up to twice the row's width, each
+    its own way nearer or farther, a little turned out of line by their own spacing."""
+    spread = row_width * float(rng.uniform(1.2, 2.0))
+    left = row_left - (spread - row_width) / 2
+    slot = spread / len(row)
+    return [
+        (label, left + i * slot + float(rng.uniform(0, max(slot - TILE_WIDTH_MM, 0.0))), float(rng.uniform(-70, 90)))
+        for i, (label, _, _) in enumerate(row)
+    ]
+
+
+def _outline(camera: Camera, x: float, y: float) -> np.ndarray:
+    """A standing tile's outline in the image: the hull of its block's eight corners."""
+    xs, ys, zs = (x, x + TILE_WIDTH_MM), (y, y + TILE_THICKNESS_MM), (0.0, TILE_HEIGHT_MM)
+    corners = np.array([[cx, cy, cz] for cx in xs for cy in ys for cz in zs])
+    return np.asarray(cv2.convexHull(camera.project(corners).astype(np.float32)).reshape(-1, 2))
+
+
+def _unhidden(drawn: list[tuple[TileTruth | None, np.ndarray]], size: tuple[int, int]) -> list[TileTruth]:
+    """The truths of tiles drawn farthest first whose face no later (nearer) tile hides more
+    than a little of."""
+    kept = []
+    for at, (truth, _) in enumerate(drawn):
+        if truth is None:
+            continue
+        nearer = [outline for _, outline in drawn[at + 1 :]]
+        if nearer:
+            mask = np.zeros((size[1], size[0]), np.float32)
+            for outline in nearer:
+                cv2.fillConvexPoly(mask, np.round(outline).astype(np.int32), 1.0)
+            if _covered(mask, truth.corners) >= _HIDDEN:
+                continue
+        kept.append(truth)
+    return kept
 
 
 def _loose_tiles(rng: np.random.Generator, row_left: float, row_width: float, near: float) -> list[PlacedTile]:
@@ -279,7 +330,7 @@ def _draw_hand(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def _covered(mask: np.ndarray, corners: np.ndarray) -> float:
-    """The share of a face the hand hides."""
+    """The share of a face that ``mask`` (a hand, nearer tiles) hides."""
     face = np.zeros(mask.shape, np.uint8)
     cv2.fillConvexPoly(face, np.round(corners).astype(np.int32), 1)
     area = int(face.sum())

@@ -6,7 +6,9 @@ recipe reads like a real-photo source (``train_detector --photos DIR/labels.json
 Every scene is its own group in the train split; faces are written as boxes (what a real
 source gives), with their tile. ``--negatives`` draws the same scenes without their tiles
 (felt, wood, sticks, dice, a hand, shelves of lettered spines) and lists them as
-``negatives``: the detector learns to find nothing there, at every scale. The art follows the detector's mix
+``negatives``: the detector learns to find nothing there, at every scale. ``--scattered`` stands
+the tiles apart, nearer and farther, not in a row (``render_seat_view(scattered=True)``). The
+art follows the detector's mix
 (:func:`vision.training.detector_data.detector_training_art`): the ``black`` style, kept for
 evaluation, is never drawn. ``--stroke-share X`` draws that share of the scenes with thicker or
 thinner strokes, ``--faces DIR`` a share in a tile set's own faces (:mod:`vision.training.face_mix`);
@@ -38,21 +40,23 @@ def write_set(
     first_seed: int = FIRST_SEED,
     *,
     negatives: bool = False,
+    scattered: bool = False,
     jobs: int = 1,
     mix: FaceMix = NO_FACE_STYLES,
 ) -> dict[str, int]:
     """Render ``scenes`` scenes into ``out/images`` (by ``jobs`` processes; the same scenes
     whatever the count) and write ``out/labels.json``; the counts. With ``negatives`` the
     scenes are drawn without their tiles and listed as ``negatives``; ``mix`` adds face styles
-    (thicker and thinner strokes, enrolled faces) to the art."""
+    (thicker and thinner strokes, enrolled faces) to the art; ``scattered`` stands the tiles apart."""
     (out / "images").mkdir(parents=True, exist_ok=True)
-    work = [(out, first_seed + index, negatives, mix) for index in range(scenes)]
+    work = [(out, first_seed + index, negatives, scattered, mix) for index in range(scenes)]
     written = starmap_jobs(_write_scene, work, jobs, chunksize=4, progress="seat views", every=100)
     images = dict(written)
     document = {
         "format": "jantaku-labels",
         "version": 1,
-        "source": f"vision.render.seat_view seeds {first_seed}-{first_seed + scenes - 1}",
+        "source": f"vision.render.seat_view seeds {first_seed}-{first_seed + scenes - 1}"
+        + (", scattered" if scattered else ""),
         "face_styles": mix.record(),
         "images": images,
         "ignore": {},
@@ -65,9 +69,11 @@ def write_set(
     return {"images": len(images), "boxes": sum(len(t) for t in images.values())}
 
 
-def _write_scene(out: Path, seed: int, negatives: bool, mix: FaceMix) -> tuple[str, list[dict[str, object]]]:
+def _write_scene(
+    out: Path, seed: int, negatives: bool, scattered: bool, mix: FaceMix
+) -> tuple[str, list[dict[str, object]]]:
     art = mix.art(seed, detector_training_art(seed))
-    scene = render_seat_view(seed, style=art, tiles=not negatives, strokes=mix.strokes(seed))
+    scene = render_seat_view(seed, style=art, tiles=not negatives, strokes=mix.strokes(seed), scattered=scattered)
     name = f"images/seat-view-{seed}.jpg"
     if not cv2.imwrite(str(out / name), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92]):
         raise OSError(f"{out / name}: could not be written")
@@ -87,6 +93,7 @@ def main() -> None:
     parser.add_argument("--scenes", type=int, default=600)
     parser.add_argument("--first-seed", type=int, default=FIRST_SEED)
     parser.add_argument("--negatives", action="store_true", help="the scenes without their tiles: hard negatives")
+    parser.add_argument("--scattered", action="store_true", help="tiles standing apart, not in a row")
     parser.add_argument("--jobs", type=int, default=1, help="processes drawing scenes")
     parser.add_argument(
         "--stroke-share", type=float, default=0.0, metavar="X", help="share of scenes with thicker or thinner strokes"
@@ -96,7 +103,15 @@ def main() -> None:
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     mix = face_mix_of(args.stroke_share, args.faces, args.faces_share)
-    counts = write_set(args.out, args.scenes, args.first_seed, negatives=args.negatives, jobs=args.jobs, mix=mix)
+    counts = write_set(
+        args.out,
+        args.scenes,
+        args.first_seed,
+        negatives=args.negatives,
+        scattered=args.scattered,
+        jobs=args.jobs,
+        mix=mix,
+    )
     print(json.dumps(counts))
 
 
