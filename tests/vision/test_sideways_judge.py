@@ -7,6 +7,7 @@ import shutil
 import numpy as np
 import pytest
 
+from tests.vision.asked_judge import AskedJudge
 from vision.classify.classifier import OnnxTileClassifier
 from vision.classify.crops import quarter_turned
 from vision.detect.sideways_judge import (
@@ -208,18 +209,6 @@ def test_known_row_axes_stand_for_what_the_neighbours_say(judge):
         judge.judge(table.image, alone, wrong, [row_axis, row_axis])
 
 
-class _AskedJudge:
-    """The shipped judge, keeping the quads it was asked about."""
-
-    def __init__(self, judge: OnnxSidewaysJudge) -> None:
-        self.judge_itself = judge
-        self.asked: list[np.ndarray] = []
-
-    def judge(self, image, quads, calls, known_axes=None):
-        self.asked += list(quads)
-        return self.judge_itself.judge(image, quads, calls, known_axes)
-
-
 def test_tiles_whose_lie_the_caller_knows_are_not_judged(judge):
     """``read_found``'s ``lie_known`` (a calibrated table's hand and wall rows): the judge
     looks at the other tiles only, and they come out as when it looks at all; a known tile
@@ -228,7 +217,7 @@ def test_tiles_whose_lie_the_caller_knows_are_not_judged(judge):
     found = LearntTileFinder().find(table.image).tiles[:24]
     classifier = OnnxTileClassifier()
     known = [index % 3 == 0 for index in range(len(found))]
-    asked = _AskedJudge(judge)
+    asked = AskedJudge(judge)
     some = read_found(table.image, classifier, found, asked, lie_known=known)
     everyone = read_found(table.image, classifier, found, judge)
     assert len(asked.asked) == known.count(False)

@@ -12,6 +12,7 @@ import pytest
 
 from table_app.domain.notation import parse_tiles
 from table_app.domain.tile import UNKNOWN
+from tests.vision.asked_judge import AskedJudge
 from vision.classify.classifier import OnnxTileClassifier
 from vision.find.finder import FoundTile
 from vision.live.reading import Zone
@@ -329,18 +330,6 @@ def test_reading_a_frame_s_crops_in_batches_and_once_each_reads_as_one_at_a_time
     assert differences(layout, readings[0]).all == ()
     assert counting.crops == alone.runs  # the same crops, each once
     assert counting.runs < alone.runs / 20
-
-
-class AskedJudge:
-    """The shipped sideways judge, keeping the quads it was asked about."""
-
-    def __init__(self, judge) -> None:
-        self.judge_itself = judge
-        self.asked: list[np.ndarray] = []
-
-    def judge(self, image, quads, calls, known_axes=None):
-        self.asked += list(quads)
-        return self.judge_itself.judge(image, quads, calls, known_axes)
 
 
 def test_the_sideways_judge_looks_at_ponds_and_melds_only(classifier):
