@@ -275,7 +275,7 @@ def test_finds_on_bare_felt_at_a_row_s_next_place_are_no_tiles(classifier):
             shifted = truth.corners + step * across
             centre = shifted.mean(axis=0)
             apart = np.min(np.linalg.norm(centres - centre, axis=1))
-            if apart > 0.9 * np.linalg.norm(across) and reader._locate(centre):
+            if apart > 0.9 * np.linalg.norm(across) and reader._located(centre.reshape(1, 2))[0]:
                 felt.append(shifted)
                 break
         if len(felt) == 4:
@@ -344,12 +344,9 @@ def test_the_sideways_judge_looks_at_ponds_and_melds_only(classifier):
     reader.judge = asked
     reading = reader.read_image(rendered.image)
     assert differences(layout, reading).all == ()
-    zones = [reader._locate(quad.mean(axis=0)) for quad in asked.asked]
+    zones = reader._located(np.array([quad.mean(axis=0) for quad in asked.asked]))
     assert {place[1] for place in zones if place is not None} == {Zone.POND, Zone.MELDS}
-    in_hands_and_walls = sum(
-        reader._locate(t.corners.mean(axis=0)) is not None
-        and reader._locate(t.corners.mean(axis=0))[1] in (Zone.HAND, Zone.WALL)
-        for t in rendered.truths
-    )
+    truths_at = reader._located(np.array([t.corners.mean(axis=0) for t in rendered.truths]))
+    in_hands_and_walls = sum(place is not None and place[1] in (Zone.HAND, Zone.WALL) for place in truths_at)
     assert in_hands_and_walls > 40
     assert len(asked.asked) < len(rendered.truths) - in_hands_and_walls + 10

@@ -230,13 +230,13 @@ class TableReader:
         reads.read_ahead([quad for seat in range(4) for quad in rows[seat].quads([face for _, face in nudges[seat]])])
         return [rows[seat].nudged(image, reads, fitted[seat], nudges[seat]) for seat in range(4)]
 
-    def _locate(self, point: np.ndarray) -> tuple[int, Zone, float, float] | None:
-        """The seat and zone a frame point lies in, and its seat-image pixel (u, v); None off every zone."""
-        return self._located(np.asarray(point, np.float64).reshape(1, 2))[0]
-
     def _located(self, points: np.ndarray) -> list[tuple[int, Zone, float, float] | None]:
-        """``_locate`` of each of N frame points (N×2) at once: a table's finds are located a
-        few hundred times a frame. A point lies in the first seat's zone that holds it."""
+        """The seat and zone each of N frame points (N×2) lies in, and its seat-image pixel (u,
+        v); None off every zone. A point lies in the first seat's zone whose box holds it; all
+        at once, as a table's finds are located a few hundred times a frame. (A face's top is
+        seen a little further out than its footprint, but its centre stays well inside its
+        zone: the ura row's centres lie a few mm past the pond's far edge, and must not be
+        taken for a pond row.)"""
         places: list[tuple[int, Zone, float, float] | None] = [None] * len(points)
         if not len(points):
             return places

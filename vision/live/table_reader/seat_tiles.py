@@ -84,16 +84,6 @@ class ZoneTile:
     meld: int = -1  # melds: which meld, counted from the left
 
 
-def zone_box_of(boxes: ZoneBoxes, x_mm: float, distance_mm: float) -> Zone | None:
-    """The zone of a seat whose box holds a face's centre. (A face's top is seen a little
-    further out than its footprint, but its centre stays well inside its zone: the ura row's
-    centres lie a few mm past the pond's far edge, and must not be taken for a pond row.)"""
-    for zone, box in zone_box_items(boxes):
-        if box.left <= x_mm <= box.right and box.near <= distance_mm <= box.far:
-            return zone
-    return None
-
-
 def zone_box_items(boxes: ZoneBoxes) -> tuple[tuple[Zone, ZoneBox], ...]:
     return ((Zone.POND, boxes.pond), (Zone.WALL, boxes.wall), (Zone.HAND, boxes.open_hand), (Zone.MELDS, boxes.melds))
 
