@@ -115,6 +115,19 @@ def test_random_tables_mostly_read_as_drawn(classifier):
     assert sum(exact) >= 4, exact
 
 
+@pytest.mark.parametrize("seed", [3_000_012, 3_000_017])
+def test_a_winning_tile_set_apart_is_read_apart_through_camera_blur(classifier, seed):
+    # Bench tables whose blur bridges the half face between the open hand and its winning tile
+    # in the felt mask: the row's fitting once spread that gap over the whole hand.
+    rng = np.random.default_rng(seed)
+    camera = random_overhead_camera(rng)
+    layout = random_layout(rng, extras=True)
+    assert any(seat.winning is not None for seat in layout.seats)
+    rendered = render_table(seed, RenderOptions(camera=camera), layout)
+    reading = TableReader(picked_calibration(camera), classifier).read_image(rendered.image)
+    assert differences(layout, reading).hands == ()
+
+
 def test_an_arm_over_a_pond_marks_it_occluded_instead_of_reading_it_short(classifier):
     camera = CAMERAS["straight"]
     # A forearm reaching from seat 0's edge over its pond.

@@ -10,8 +10,9 @@ import pytest
 from vision.calibration.table import STANDARD_TILE
 from vision.live.reading import Zone
 from vision.live.table_reader.gaps import GapSearch, gap_faces
-from vision.live.table_reader.row_runs import Run, laid_out, misfit, row_runs, ways
+from vision.live.table_reader.row_runs import Run, laid_out, misfit, row_runs, split_at_gaps, ways
 from vision.live.table_reader.seat_tiles import (
+    Piece,
     ZoneTile,
     arrange,
     centred_piece,
@@ -146,3 +147,30 @@ def test_a_called_tile_lies_against_the_owner_s_side_and_a_side_on_the_centre_s(
     assert left_of_centre[0].left == pytest.approx(100.0)  # the side is on the right, towards the centre
     right_of_centre = laid_out(run, (True, False, False), 50, SCALE, centre_u=0.0, owner_side=True)
     assert right_of_centre[-1].right == pytest.approx(run.right)
+
+
+def test_a_hand_s_winning_tile_set_apart_stays_apart_when_blur_bridges_the_gap():
+    hand = row_of(13, 40, 50, gap=1.5)
+    winning = centred_piece(hand[-1].right + 0.4 * W + W / 2, hand[-1].centre_v, False, SCALE)
+    faces = [*hand, winning]
+    bridged = painted([*faces, Piece(hand[-1].right, winning.left, hand[-1].top, hand[-1].bottom, False)])
+    (run,) = row_runs(bridged, 50, faces, SCALE)  # the mask shows one run: the gap is filled
+    assert misfit(run, faces, SCALE) == 0  # and it fits: laid out evenly, the gap would be spread out
+    parts = split_at_gaps(run, faces, SCALE, (0.25, 0.75))
+    assert [part.members for part in parts] == [tuple(range(13)), (13,)]
+    assert parts[0].right == pytest.approx(hand[-1].right)
+    assert parts[1].left == pytest.approx(winning.left)
+    assert parts[1].right == run.right
+    laid = laid_out(parts[0], [False] * 13, 50, SCALE, centre_u=1000.0) + laid_out(
+        parts[1], [False], 50, SCALE, centre_u=1000.0
+    )
+    assert laid[-1].left - laid[-2].right > 0.3 * W  # the winning tile is still apart
+
+
+def test_a_gap_a_face_wide_is_left_to_the_fitting_and_touching_faces_are_one_run():
+    row = row_of(6, 40, 50)
+    missed = [row[i] for i in (0, 1, 2, 4, 5)]  # a face never found leaves a face-wide gap
+    (run,) = row_runs(painted(row), 50, missed, SCALE)
+    assert split_at_gaps(run, missed, SCALE, (0.25, 0.75)) == [run]
+    (whole,) = row_runs(painted(row), 50, row, SCALE)
+    assert split_at_gaps(whole, row, SCALE, (0.25, 0.75)) == [whole]

@@ -60,6 +60,23 @@ def row_runs(mask: np.ndarray, top: float, pieces: Sequence[Piece], scale: FaceS
     return runs
 
 
+def split_at_gaps(run: Run, pieces: Sequence[Piece], scale: FaceScale, widths: tuple[float, float]) -> list[Run]:
+    """``run`` cut between two of its faces that lie ``widths`` (low, high: face widths) apart:
+    a gap the faces show that the mask bridged (blur closes the half tile between an open hand
+    and its winning tile). A gap a face wide or more is left to the fitting: it is where a face
+    the detector missed lies."""
+    parts: list[Run] = []
+    left, members = run.left, [run.members[0]]
+    for before, after in itertools.pairwise(run.members):
+        apart = pieces[after].left - pieces[before].right
+        if widths[0] * scale.width < apart < widths[1] * scale.width:
+            parts.append(Run(left, pieces[before].right, tuple(members)))
+            left, members = pieces[after].left, []
+        members.append(after)
+    parts.append(Run(left, run.right, tuple(members)))
+    return parts
+
+
 def misfit(run: Run, pieces: Sequence[Piece], scale: FaceScale) -> int:
     """How many faces the run holds beyond its members (negative: fewer)."""
     lengths = [pieces[i].right - pieces[i].left for i in run.members]
