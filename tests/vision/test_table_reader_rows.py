@@ -4,13 +4,15 @@ rows fitted to their runs in the felt mask (``row_runs``)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from vision.calibration.table import STANDARD_TILE
 from vision.live.reading import Zone
 from vision.live.table_reader.gaps import GapSearch, gap_faces
-from vision.live.table_reader.row_runs import Run, laid_out, misfit, row_runs, split_at_gaps, ways
+from vision.live.table_reader.row_runs import Run, laid_out, last_set_apart, misfit, row_runs, ways
 from vision.live.table_reader.seat_tiles import (
     Piece,
     ZoneTile,
@@ -156,7 +158,7 @@ def test_a_hand_s_winning_tile_set_apart_stays_apart_when_blur_bridges_the_gap()
     bridged = painted([*faces, Piece(hand[-1].right, winning.left, hand[-1].top, hand[-1].bottom, False)])
     (run,) = row_runs(bridged, 50, faces, SCALE)  # the mask shows one run: the gap is filled
     assert misfit(run, faces, SCALE) == 0  # and it fits: laid out evenly, the gap would be spread out
-    parts = split_at_gaps(run, faces, SCALE, (0.25, 0.75))
+    parts = last_set_apart(run, faces, SCALE, (0.25, 0.75))
     assert [part.members for part in parts] == [tuple(range(13)), (13,)]
     assert parts[0].right == pytest.approx(hand[-1].right)
     assert parts[1].left == pytest.approx(winning.left)
@@ -167,10 +169,14 @@ def test_a_hand_s_winning_tile_set_apart_stays_apart_when_blur_bridges_the_gap()
     assert laid[-1].left - laid[-2].right > 0.3 * W  # the winning tile is still apart
 
 
-def test_a_gap_a_face_wide_is_left_to_the_fitting_and_touching_faces_are_one_run():
+def test_only_the_last_face_is_set_apart_and_a_face_wide_gap_is_left_to_the_fitting():
     row = row_of(6, 40, 50)
-    missed = [row[i] for i in (0, 1, 2, 4, 5)]  # a face never found leaves a face-wide gap
+    missed = [row[i] for i in (0, 1, 2, 3, 5)]  # a face never found leaves a face-wide gap
     (run,) = row_runs(painted(row), 50, missed, SCALE)
-    assert split_at_gaps(run, missed, SCALE, (0.25, 0.75)) == [run]
+    assert last_set_apart(run, missed, SCALE, (0.25, 0.75)) == [run]
     (whole,) = row_runs(painted(row), 50, row, SCALE)
-    assert split_at_gaps(whole, row, SCALE, (0.25, 0.75)) == [whole]
+    assert last_set_apart(whole, row, SCALE, (0.25, 0.75)) == [whole]
+    inside = [*row[:3], *(replace(f, left=f.left + 0.4 * W, right=f.right + 0.4 * W) for f in row[3:])]
+    bridge = Piece(inside[2].right, inside[3].left, inside[2].top, inside[2].bottom, False)  # blur fills it
+    (wide,) = row_runs(painted([*inside, bridge]), 50, inside, SCALE)
+    assert last_set_apart(wide, inside, SCALE, (0.25, 0.75)) == [wide]  # a gap inside the hand stays

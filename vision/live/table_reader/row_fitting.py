@@ -17,7 +17,7 @@ import numpy as np
 from vision.classify.crops import turned_half
 from vision.detect.tile_lie import QuadReader
 from vision.live.reading import Zone
-from vision.live.table_reader.row_runs import Run, laid_out, misfit, row_runs, split_at_gaps, ways
+from vision.live.table_reader.row_runs import Run, laid_out, last_set_apart, misfit, row_runs, ways
 from vision.live.table_reader.seat_tiles import FaceScale, Piece, ZoneTile, frame_quad
 from vision.live.table_reader.structure import WINNING_GAP, ReadTile
 
@@ -25,9 +25,9 @@ _NUDGES: Final = (-1 / 3, -1 / 6, 1 / 6, 1 / 3)  # an uncertain face is also cut
 #: A face the row's run moves further than this many widths (along the row or across it: a cut
 #: re-phased half a face across lands between two rows) is read again there.
 _MOVED: Final = 0.15
-#: Two faces of an open hand this many face widths apart (low, high) lie apart: the winning
-#: tile (``structure.WINNING_GAP`` is the low end). A face's width or more apart, a face the
-#: detector missed lies between them.
+#: An open hand's last face this many face widths (low, high) from the one before lies apart:
+#: the winning tile (``structure.WINNING_GAP`` is the low end). A face's width or more apart, a
+#: face the detector missed lies between them.
 _SET_APART: Final = (WINNING_GAP, 0.75)
 
 
@@ -116,8 +116,8 @@ class SeatRows:
         )
         found_runs = row_runs(mask, top, pieces, self.scale)
         if tiles[0].found.zone == Zone.HAND:
-            # The winning tile lies half a face apart: keep a gap the faces show, bridged or not.
-            found_runs = [part for run in found_runs for part in split_at_gaps(run, pieces, self.scale, _SET_APART)]
+            # The winning tile lies half a face apart: keep the gap the faces show, bridged or not.
+            found_runs = [part for run in found_runs for part in last_set_apart(run, pieces, self.scale, _SET_APART)]
         runs = []
         for run in found_runs:
             turned = [pieces[i].sideways for i in run.members]

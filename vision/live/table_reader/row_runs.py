@@ -60,21 +60,18 @@ def row_runs(mask: np.ndarray, top: float, pieces: Sequence[Piece], scale: FaceS
     return runs
 
 
-def split_at_gaps(run: Run, pieces: Sequence[Piece], scale: FaceScale, widths: tuple[float, float]) -> list[Run]:
-    """``run`` cut between two of its faces that lie ``widths`` (low, high: face widths) apart:
-    a gap the faces show that the mask bridged (blur closes the half tile between an open hand
-    and its winning tile). A gap a face wide or more is left to the fitting: it is where a face
-    the detector missed lies."""
-    parts: list[Run] = []
-    left, members = run.left, [run.members[0]]
-    for before, after in itertools.pairwise(run.members):
-        apart = pieces[after].left - pieces[before].right
-        if widths[0] * scale.width < apart < widths[1] * scale.width:
-            parts.append(Run(left, pieces[before].right, tuple(members)))
-            left, members = pieces[after].left, []
-        members.append(after)
-    parts.append(Run(left, run.right, tuple(members)))
-    return parts
+def last_set_apart(run: Run, pieces: Sequence[Piece], scale: FaceScale, widths: tuple[float, float]) -> list[Run]:
+    """``run`` with its last face cut off as a run of its own when it lies ``widths`` (low,
+    high: face widths) from the face before: the gap an open hand's winning tile is set apart
+    by, which blur can close in the mask. Only the last: a gap inside the hand is no winning
+    tile's, and a face's width or more is where a face the detector missed lies (the fitting's)."""
+    if len(run.members) < 2:
+        return [run]
+    before, last = run.members[-2], run.members[-1]
+    apart = pieces[last].left - pieces[before].right
+    if not widths[0] * scale.width < apart < widths[1] * scale.width:
+        return [run]
+    return [Run(run.left, pieces[before].right, run.members[:-1]), Run(pieces[last].left, run.right, (last,))]
 
 
 def misfit(run: Run, pieces: Sequence[Piece], scale: FaceScale) -> int:
