@@ -82,5 +82,9 @@ class OnnxTileVerifier:
         return np.asarray(1.0 / (1.0 + np.exp(-logits)), np.float32)
 
     def keep(self, image: np.ndarray, quads: list[np.ndarray]) -> list[bool]:
-        """Which quads are kept: scored above ``keep_above``."""
-        return [bool(s > self.keep_above) for s in self.scores(image, quads)]
+        """Which quads are kept (:meth:`keeps`)."""
+        return [self.keeps(float(score)) for score in self.scores(image, quads)]
+
+    def keeps(self, score: float) -> bool:
+        """Whether a find of this score is kept as a tile's face: scored above ``keep_above``."""
+        return score > self.keep_above

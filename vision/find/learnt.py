@@ -146,13 +146,13 @@ class LearntTileFinder:
         a tile out as "the same place" nor set the scale the pyramid starts at."""
         if self.verifier is None or not looks:
             return looks
-        scores = self.verifier.scores(image, [look.tile.corners for look in looks])
+        scores = [float(score) for score in self.verifier.scores(image, [look.tile.corners for look in looks])]
         # Each find kept carries its score: how surely a photograph's finds are faces tells
         # its true pixel aspect (:mod:`vision.detect.pixel_aspect`).
         return [
-            replace(look, tile=replace(look.tile, face_score=float(score)))
+            replace(look, tile=replace(look.tile, face_score=score))
             for look, score in zip(looks, scores, strict=True)
-            if score > self.verifier.keep_above
+            if self.verifier.keeps(score)
         ]
 
     def _start_for(self, longest: int, first_look: list[_Look]) -> int:
