@@ -22,7 +22,7 @@ from vision.detect.tile_phase import rephase
 from vision.find.finder import FindResult, FoundTile, find_tiles
 from vision.find.learnt import DEFAULT_DETECTOR, LearntTileFinder
 from vision.find.seams import TileSize
-from vision.geometry import angle_of_corners, bounding_box
+from vision.geometry import angle_of_corners, bounding_box, centre
 from vision.image_size import oversize
 
 log = logging.getLogger(__name__)
@@ -229,6 +229,7 @@ def _face_scores_of(found: Sequence[FoundTile], lies: Sequence[TileLie]) -> list
     one may be cut again a little aside, so a lie is matched to the find nearest its centre."""
     if not lies or all(tile.face_score is None for tile in found):
         return [None] * len(lies)
-    found_centres = np.array([tile.corners.mean(axis=0) for tile in found])
-    nearest = [int(np.argmin(np.linalg.norm(found_centres - lie.corners.mean(axis=0), axis=1))) for lie in lies]
-    return [found[at].face_score for at in nearest]
+    found_centres = np.array([centre(tile.corners) for tile in found])
+    lie_centres = np.array([centre(lie.corners) for lie in lies])
+    nearest = np.linalg.norm(lie_centres[:, None, :] - found_centres[None, :, :], axis=2).argmin(axis=1)
+    return [found[at].face_score for at in nearest.tolist()]
