@@ -21,7 +21,7 @@ reported occluded (its content left out) rather than read short.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
@@ -539,17 +539,15 @@ def _occluder_labels(
     """The view's blobs that reach into a felt-only band: 0 for none, else the blob's label."""
     face_area = tile.width_mm * tile.height_mm * view.px_per_mm**2
     # Most frames show no blob there: then no blob can reach in far enough, and the view's blobs need no labels.
-    if _in_bands(mask, view, tile, distances) <= _OCCLUDER_AREA * face_area:
+    in_bands = sum(cv2.countNonZero(np.ascontiguousarray(part)) for part in _in_bands(mask, view, tile, distances))
+    if in_bands <= _OCCLUDER_AREA * face_area:
         return np.zeros_like(mask, np.int32)
     count, labels = cv2.connectedComponents(mask, connectivity=8)
     if count <= 1:
         return np.zeros_like(mask, np.int32)
     hits = np.zeros(count, np.int64)
-    for seat in range(4):
-        seat_labels = seat_image(labels, view, seat)
-        for band in _felt_only_bands(tile, distances):
-            columns, lines = _box_slices(view, band)
-            hits += np.bincount(seat_labels[lines, columns].ravel(), minlength=count)
+    for part in _in_bands(labels, view, tile, distances):
+        hits += np.bincount(part.ravel(), minlength=count)
     hits[0] = 0
     occluders = np.flatnonzero(hits > _OCCLUDER_AREA * face_area)
     if len(occluders) == 0:
@@ -558,15 +556,15 @@ def _occluder_labels(
     return np.where(np.isin(labels, occluders), labels, 0).astype(np.int32)
 
 
-def _in_bands(mask: np.ndarray, view: ViewGeometry, tile: PhysicalTileSize, distances: SeatDistances) -> int:
-    """How many pixels of tile (``mask``: 0/1) the felt-only bands of all seats hold."""
-    total = 0
+def _in_bands(
+    image: np.ndarray, view: ViewGeometry, tile: PhysicalTileSize, distances: SeatDistances
+) -> Iterator[np.ndarray]:
+    """The parts of a view image (the tile mask, its blobs' labels) in every seat's felt-only bands."""
+    bands = [_box_slices(view, band) for band in _felt_only_bands(tile, distances)]
     for seat in range(4):
-        seat_mask = seat_image(mask, view, seat)
-        for band in _felt_only_bands(tile, distances):
-            columns, lines = _box_slices(view, band)
-            total += cv2.countNonZero(np.ascontiguousarray(seat_mask[lines, columns]))
-    return total
+        seat_part = seat_image(image, view, seat)
+        for columns, lines in bands:
+            yield seat_part[lines, columns]
 
 
 def _occluded_zones(
