@@ -115,15 +115,17 @@ def render_seat_view(
     # Farthest first, the painter's order: the tiles standing, then what lies on the felt in front.
     if not tiles:
         standing, loose = [], []
-    drawn: list[tuple[TileTruth | None, np.ndarray]] = []  # each standing tile's truth and outline
+    drawn: list[tuple[TileTruth | None, float, float]] = []  # each standing tile's truth and place
     for label, x, y in sorted(
         standing, key=lambda s: -float(np.hypot(s[1] + TILE_WIDTH_MM / 2 - eye[0], s[2] - eye[1]))
     ):
         face = _draw_standing(image, camera, art, label=label, back_hue=back_hue, x=x, y=y, eye=eye, rng=rng)
-        truth = TileTruth(label, face, sideways=False) if wholly_inside(face, size) else None
-        drawn.append((truth, _outline(camera, x, y)))
+        drawn.append((TileTruth(label, face, sideways=False) if wholly_inside(face, size) else None, x, y))
     # A row's tiles stand side by side and hide none of each other's faces.
-    truths.extend(_unhidden(drawn, size) if scattered else [t for t, _ in drawn if t is not None])
+    if scattered:
+        truths.extend(_unhidden([(truth, _outline(camera, x, y)) for truth, x, y in drawn], size))
+    else:
+        truths.extend(truth for truth, _, _ in drawn if truth is not None)
     _draw_sticks_and_dice(image, camera, rng, row_left, row_width, near=near)
     for tile in sorted(loose, key=lambda t: -float(np.hypot(t.x - eye[0], t.y - eye[1]))):
         corners = draw_tile(image, tile, camera, art, back_hue)
@@ -213,21 +215,16 @@ def _outline(camera: Camera, x: float, y: float) -> np.ndarray:
 
 
 def _unhidden(drawn: list[tuple[TileTruth | None, np.ndarray]], size: tuple[int, int]) -> list[TileTruth]:
-    """The truths of tiles drawn farthest first whose face no later (nearer) tile hides more
-    than a little of."""
+    """The truths of tiles drawn farthest first (each with its outline) whose face no nearer
+    tile hides more than a little of: looked at nearest first, each against the outlines of
+    those nearer it, then its own added to them."""
     kept = []
-    for at, (truth, _) in enumerate(drawn):
-        if truth is None:
-            continue
-        nearer = [outline for _, outline in drawn[at + 1 :]]
-        if nearer:
-            mask = np.zeros((size[1], size[0]), np.float32)
-            for outline in nearer:
-                cv2.fillConvexPoly(mask, np.round(outline).astype(np.int32), 1.0)
-            if _covered(mask, truth.corners) >= _HIDDEN:
-                continue
-        kept.append(truth)
-    return kept
+    nearer = np.zeros((size[1], size[0]), np.float32)
+    for at, (truth, outline) in enumerate(reversed(drawn)):
+        if truth is not None and (at == 0 or _covered(nearer, truth.corners) < _HIDDEN):
+            kept.append(truth)
+        cv2.fillConvexPoly(nearer, np.round(outline).astype(np.int32), 1.0)
+    return kept[::-1]
 
 
 def _loose_tiles(rng: np.random.Generator, row_left: float, row_width: float, near: float) -> list[PlacedTile]:
