@@ -21,7 +21,8 @@ def add_detection_options(parser: argparse.ArgumentParser) -> None:
         default="auto",
         metavar="ASPECT",
         help="how much wider than tall each pixel shows the scene: 1 for a camera's frame, 16:9 for a 16:9 "
-        "photo squeezed to a square (as data-set exports are), or auto (default): tried and chosen",
+        "photo squeezed to a square (as data-set exports are), or auto (default): a square picture's squeeze "
+        "tried and chosen, any other shape read at 1",
     )
     parser.add_argument("--model", type=Path, metavar="ONNX", help="another classifier model (with its .json)")
     parser.add_argument(

@@ -14,6 +14,7 @@ from vision.detect.pixel_aspect import (
     detect_at_pixel_aspect,
     parse_pixel_aspect,
     pixel_aspect_name,
+    pixel_aspects_to_try,
 )
 from vision.detect.still_photo import Detection, detect_tiles
 from vision.eval.label_eval import score_labelled_images
@@ -86,8 +87,17 @@ def test_a_small_picture_is_restored_by_widening_its_height_not_by_narrowing_it(
 def test_a_small_picture_is_read_at_every_common_aspect_without_an_error(reader):
     # 50 px across: narrowed to 9:16 it would be 28 px, under the finder's 32
     table = render_table(3_300_001, RenderOptions(size=(50, 40), style=ArtStyle.BLACK, px_per_mm=(0.9, 1.0)))
-    chosen = detect_any_pixel_aspect(table.image, reader)
+    chosen = detect_any_pixel_aspect(table.image, reader, COMMON_PIXEL_ASPECTS)
     assert chosen.pixel_aspect in COMMON_PIXEL_ASPECTS
+
+
+@pytest.mark.parametrize(("shape", "tried"), [((640, 640), 5), ((641, 640), 5), ((720, 1280), 1), ((480, 640), 1)])
+def test_only_a_square_picture_is_suspected_of_a_squeeze(shape, tried):
+    assert len(pixel_aspects_to_try(shape)) == tried
+    widths = []
+    detect_any_pixel_aspect(np.zeros((*shape, 3), np.uint8), lambda picture: widths.append(picture.shape[1]) or [])
+    assert len(widths) == tried
+    assert widths[0] == shape[1]  # square pixels first
 
 
 def test_square_pixels_pass_the_picture_through_untouched():
@@ -127,6 +137,20 @@ def test_finds_that_look_less_like_faces_lose_to_finds_read_a_little_less_surely
     assert detect_any_pixel_aspect(image, unverified, (1.0, 2.0)).pixel_aspect == 1.0
 
 
+def test_each_finds_confidence_is_weighed_by_its_own_face_score():
+    # Both aspects' finds have the same mean confidence and the same mean face score; at the
+    # true aspect the surely read find is the one that looks like a face.
+    corners = [[0, 0], [10, 0], [10, 14], [0, 14]]
+
+    def paired_at_twice_as_wide(image):
+        if image.shape[1] == 200:
+            return [_detection(corners, 0.9, 0.9), _detection(corners, 0.3, 0.3)]
+        return [_detection(corners, 0.9, 0.3), _detection(corners, 0.3, 0.9)]
+
+    image = np.zeros((100, 100, 3), np.uint8)
+    assert detect_any_pixel_aspect(image, paired_at_twice_as_wide, (1.0, 2.0)).pixel_aspect == 2.0
+
+
 @pytest.fixture(scope="module")
 def reader():
     classifier, finder = OnnxTileClassifier(), LearntTileFinder()
@@ -136,7 +160,7 @@ def reader():
 def test_a_rendered_table_squeezed_to_a_square_is_read_at_16_9_and_an_unsqueezed_one_at_1(reader):
     table = render_table(3_300_000, RenderOptions(size=(1280, 720), style=ArtStyle.BLACK, px_per_mm=(1.6, 1.8)))
     squeezed = cv2.resize(table.image, (720, 720), interpolation=cv2.INTER_AREA)
-    assert detect_any_pixel_aspect(table.image, reader).pixel_aspect == 1.0
+    assert detect_any_pixel_aspect(table.image, reader, COMMON_PIXEL_ASPECTS).pixel_aspect == 1.0
     chosen = detect_any_pixel_aspect(squeezed, reader)
     assert chosen.pixel_aspect == pytest.approx(16 / 9)
     # the corners are the squeezed picture's: most tiles are found in their squeezed place, read right

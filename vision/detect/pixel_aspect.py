@@ -8,7 +8,8 @@ and the classifier learnt tiles of their true shape: on a squeezed picture they 
 and misread faces (one such source: recall 0.67 and 34-kind 0.78 as published, 0.82 and 0.94
 with its width restored). :func:`detect_at_pixel_aspect` undoes a known squeeze;
 :func:`detect_any_pixel_aspect` tries the squeezes that scaling a common frame shape to a
-square gives and keeps the one whose tiles read most surely.
+square gives and keeps the one whose tiles read most surely: on a square picture only, since
+that is what a stretching export makes. A picture of any other shape keeps its pixels square.
 """
 
 from __future__ import annotations
@@ -26,6 +27,11 @@ from vision.detect.still_photo import Detection
 #: The pixel aspects of a 16:9, 4:3, 3:4 and 9:16 frame scaled to a square, and of a square
 #: pixel (tried first: another aspect must read strictly surer to be chosen).
 COMMON_PIXEL_ASPECTS: Final = (1.0, 16 / 9, 4 / 3, 3 / 4, 9 / 16)
+#: A picture this close to square may have been stretched to a square by an export; any other
+#: shape is a camera's or a phone's own, with square pixels. Read unsqueezed, seat-view renders
+#: of 16:9, 4:3 and 3:4 frames had been given a squeeze two times in three (16 of 24), each a
+#: shape's squeeze another common shape makes (3:4 on a 16:9 frame shows it 4:3).
+_SQUARE_WITHIN: Final = 0.01
 #: Restoring a squeezed width scales the picture up; above this many pixels its height is
 #: scaled down instead (a large photo keeps its detail either way).
 _WIDENED_AT_MOST_PIXELS: Final = 12_000_000
@@ -87,12 +93,24 @@ def detect_at_pixel_aspect(image: np.ndarray, detect: Detect, pixel_aspect: floa
     return tuple(replace(d, corners=np.asarray(d.corners, np.float64) * back) for d in detect(restored))
 
 
+def pixel_aspects_to_try(image_shape: Sequence[int]) -> tuple[float, ...]:
+    """The common squeezes for a square picture (what a data set's export stretched), square
+    pixels alone for any other shape."""
+    height, width = image_shape[:2]
+    if abs(width - height) <= _SQUARE_WITHIN * max(width, height):
+        return COMMON_PIXEL_ASPECTS
+    return (1.0,)
+
+
 def detect_any_pixel_aspect(
-    image: np.ndarray, detect: Detect, pixel_aspects: Sequence[float] = COMMON_PIXEL_ASPECTS
+    image: np.ndarray, detect: Detect, pixel_aspects: Sequence[float] | None = None
 ) -> AspectReading:
-    """The detections at whichever of ``pixel_aspects`` reads surest (:func:`_sureness`): at
-    the true aspect the faces look as the classifier and the verifier learnt them. The first
-    aspect wins ties and is kept when nothing is found at any."""
+    """The detections at whichever of ``pixel_aspects`` (default: :func:`pixel_aspects_to_try`
+    for the picture's shape) reads surest (:func:`_sureness`): at the true aspect the faces look
+    as the classifier and the verifier learnt them. The first aspect wins ties and is kept when
+    nothing is found at any."""
+    if pixel_aspects is None:
+        pixel_aspects = pixel_aspects_to_try(image.shape)
     if not pixel_aspects:
         raise ValueError("detect_any_pixel_aspect needs at least one pixel aspect to try")
     readings = [AspectReading(aspect, detect_at_pixel_aspect(image, detect, aspect)) for aspect in pixel_aspects]
@@ -100,14 +118,17 @@ def detect_any_pixel_aspect(
 
 
 def _sureness(reading: AspectReading) -> float:
-    """How surely the finds at an aspect are tiles read right: their mean reading confidence
-    times the verifier's mean belief that they are faces (where it looked). At a wrong aspect a
-    squeezed face's glyphs can read as surely as whole faces (a circle as 1p) but look less
-    like faces; on the held-out photographs (two sources) the product chose better than the
-    confidence alone: precision 0.85 → 0.90 on one, the other level."""
+    """How surely the finds at an aspect are tiles read right: the mean over the finds of each
+    one's reading confidence times the verifier's belief that it is a face (its confidence alone
+    where the verifier did not look). At a wrong aspect a squeezed face's glyphs can read as
+    surely as whole faces (a circle as 1p) but look less like faces. Each find's two beliefs
+    are taken together, not each averaged apart: on the two held-out photograph sources the
+    product of the means read 0.876 / 0.896 and 0.900 / 0.966 (recall / precision), the mean of
+    the products 0.886 / 0.919 and 0.902 / 0.966, and on seat-view renders squeezed to a square
+    by known factors it picked the true aspect a little more often (31% against 29%)."""
     found = reading.detections
     if not found:
         return 0.0
-    confidence = float(np.mean([d.reading.confidence for d in found]))
-    face_scores = [d.face_score for d in found if d.face_score is not None]
-    return confidence * float(np.mean(face_scores)) if face_scores else confidence
+    return float(
+        np.mean([d.reading.confidence * (1.0 if d.face_score is None else d.face_score) for d in found])
+    )
