@@ -63,11 +63,14 @@ def main() -> None:
     classifier = OnnxTileClassifier(args.model)
     finder = make_finder("learnt", None, args.detector, verifier_option(args.verifier))
     find_and_read: Callable[[np.ndarray], Sequence[Any]] = lambda image: detect_tiles(image, classifier, finder=finder)  # noqa: E731
+    as_found: Callable[[np.ndarray], Sequence[Any]] = lambda image: detect_tiles(  # noqa: E731
+        image, classifier, finder=finder, unskew_doubtful=False
+    )
     pixel_aspect = parse_pixel_aspect(args.pixel_aspect)
     aspects: Counter[str] = Counter()
 
     def ours(image: np.ndarray) -> Sequence[Any]:
-        reading = read_photo(image, find_and_read, pixel_aspect)
+        reading = read_photo(image, find_and_read, pixel_aspect, choose_with=as_found)
         aspects[pixel_aspect_name(reading.pixel_aspect)] += 1
         return reading.detections
 

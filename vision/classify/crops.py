@@ -49,6 +49,19 @@ def quarter_turned(corners: np.ndarray) -> np.ndarray:
     return np.asarray(np.stack([-offsets[:, 1], offsets[:, 0]], axis=1) + centre, np.float32)
 
 
+def turned_about_centre(corners: np.ndarray, degrees: float) -> np.ndarray:
+    """The quad turned ``degrees`` clockwise on screen about its centre, corners in the same
+    order (the same face, askew)."""
+    if corners.shape != (4, 2):
+        raise ValueError(f"a tile's quad must be a 4×2 array, got shape {corners.shape}")
+    centre = corners.mean(axis=0)
+    turn = np.radians(degrees)
+    cos, sin = np.cos(turn), np.sin(turn)
+    # Image y grows downwards, so this matrix turns clockwise on screen.
+    rotation = np.array([[cos, -sin], [sin, cos]])
+    return np.asarray((corners - centre) @ rotation.T + centre, np.float32)
+
+
 def shifted_quads(corners: np.ndarray, fraction: float) -> list[np.ndarray]:
     """The quad moved ``fraction`` of its width left and right, and of its height up and down."""
     across = corners[1] - corners[0]

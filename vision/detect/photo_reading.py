@@ -5,7 +5,10 @@ bench): its tiles found and read at the photograph's pixel aspect (given, or cho
 
 The size rule comes after the aspect is chosen: the aspect is chosen by how surely all the
 finds read, and the finds the rule drops are what tells a wrong aspect (glyphs and misread
-faces read unsurely)."""
+faces read unsurely). For the same reason the aspect may be chosen on the finds read as found
+(``choose_with``), before single faces are rescued by second cuts (a face askew re-cut turned,
+:mod:`vision.detect.tile_skew`): a rescue that reads surely at a wrong squeeze would count for
+it, and a near tie between two squeezes would flip on a few rescued faces."""
 
 from __future__ import annotations
 
@@ -13,16 +16,26 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from vision.detect.pixel_aspect import AspectReading, detect_any_pixel_aspect, detect_at_pixel_aspect
+from vision.detect.pixel_aspect import (
+    AspectReading,
+    detect_any_pixel_aspect,
+    detect_at_pixel_aspect,
+    pixel_aspects_to_try,
+)
 from vision.detect.still_photo import Detection
 from vision.detect.tile_sizes import of_one_size
 
+Detect = Callable[[np.ndarray], Sequence[Detection]]
+
 
 def read_photo(
-    image: np.ndarray, detect: Callable[[np.ndarray], Sequence[Detection]], pixel_aspect: float | None = None
+    image: np.ndarray, detect: Detect, pixel_aspect: float | None = None, choose_with: Detect | None = None
 ) -> AspectReading:
     """``detect`` (e.g. :func:`~vision.detect.still_photo.detect_tiles` with its models) run at
-    ``pixel_aspect`` (None: the common aspects tried), and the finds of one size kept."""
+    ``pixel_aspect`` (None: the common aspects tried, and the surest reading of ``choose_with``,
+    else of ``detect``, chosen), and the finds of one size kept."""
+    if pixel_aspect is None and choose_with is not None and len(pixel_aspects_to_try(image.shape)) > 1:
+        pixel_aspect = detect_any_pixel_aspect(image, choose_with).pixel_aspect
     if pixel_aspect is None:
         reading = detect_any_pixel_aspect(image, detect)
     else:

@@ -129,6 +129,4 @@ def _sureness(reading: AspectReading) -> float:
     found = reading.detections
     if not found:
         return 0.0
-    return float(
-        np.mean([d.reading.confidence * (1.0 if d.face_score is None else d.face_score) for d in found])
-    )
+    return float(np.mean([d.reading.confidence * (1.0 if d.face_score is None else d.face_score) for d in found]))
