@@ -4,6 +4,7 @@ ONNX classifier; the reading must be the layout that was drawn."""
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 
 import cv2
@@ -14,10 +15,12 @@ from table_app.domain.notation import parse_tiles
 from table_app.domain.tile import UNKNOWN
 from tests.vision.asked_judge import AskedJudge
 from vision.classify.classifier import OnnxTileClassifier
+from vision.detect.sideways_judge import long_axis_degrees
 from vision.find.finder import FoundTile
 from vision.live.reading import Zone
 from vision.live.table_reader import TableReader
 from vision.live.table_reader.checking import FRAME, TABLE, differences, picked_calibration, random_overhead_camera
+from vision.live.table_reader.seat_tiles import centred_piece, frame_quad
 from vision.render.camera import overhead_camera
 from vision.render.layout import MeldLayout, PondLayout, SeatLayout, TableLayout, random_layout
 from vision.render.renderer import Occluder, RenderOptions, render_table
@@ -363,3 +366,26 @@ def test_the_sideways_judge_looks_at_ponds_and_melds_only(classifier):
     in_hands_and_walls = sum(place is not None and place[1] in (Zone.HAND, Zone.WALL) for place in truths_at)
     assert in_hands_and_walls > 40
     assert len(asked.asked) < len(rendered.truths) - in_hands_and_walls + 10
+
+
+@pytest.mark.parametrize("camera", ["quarter-turned-tilted", "upside-down"])
+def test_each_seat_s_row_axis_is_its_upright_faces_long_axis(classifier, camera):
+    """The row axis the judge is given, all finds of all seats at once: an upright face cut
+    along a seat's rows has its long axis there, a sideways one a quarter turn from it, in
+    every seat whichever way the camera is turned."""
+    reader = TableReader(picked_calibration(CAMERAS[camera]), classifier)
+    seats, quads, sideways = [], [], []
+    for seat in range(4):
+        for u, across in ((300.0, False), (520.0, True), (760.0, False)):
+            face = centred_piece(u, 820.0, across, reader.scale)
+            seats.append(seat)
+            quads.append(frame_quad(face, reader._seat_to_frame[seat]))
+            sideways.append(across)
+    axes = reader._row_axes_of(seats, quads)
+    for quad, axis, across in zip(quads, axes, sideways, strict=True):
+        turn = abs(long_axis_degrees(quad) - axis) % 180.0
+        assert min(turn, 180.0 - turn) == pytest.approx(90.0 if across else 0.0, abs=1.0)
+    # Seats a quarter turn apart on the table have row axes a quarter turn apart in the frame.
+    first_of_each = [axes[3 * seat] for seat in range(4)]
+    for a, b in itertools.pairwise(first_of_each):
+        assert abs(abs(a - b) % 180.0 - 90.0) < 10.0

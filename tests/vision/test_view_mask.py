@@ -1,6 +1,7 @@
 """The table reader's felt mask (``vision.live.table_reader.tile_mask``): small pieces of felt
 that tiles enclose are filled, found by their edges; the same pieces as labelling every pixel
-of the view finds."""
+of the view finds. The felt's colour and its light nearby, counted in integers, decide as the
+float32 steps they stand for."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.live.table_reader.tile_mask import _fill_holes
+from vision.live.table_reader.tile_mask import _OFFSET, _felt_colour, _fill_holes, brighter_than_felt_nearby
 
 
 def labelled_fill(mask: np.ndarray, largest: float) -> np.ndarray:
@@ -74,3 +75,41 @@ def test_random_felt_and_tile_fill_as_labelling_every_pixel_does(seed):
 def test_all_felt_and_all_tile():
     assert not _fill_holes(np.zeros((30, 40), np.uint8), 100).any()
     assert _fill_holes(np.ones((30, 40), np.uint8), 100).all()
+
+
+def float_brighter(gray: np.ndarray, felt_like: np.ndarray) -> np.ndarray:
+    """What ``brighter_than_felt_nearby`` stands for: the float32 box means, their quotient, times 1.6 (0/1)."""
+    near = (61, 61)
+    felt = felt_like.astype(np.float32)
+    felt_light = cv2.blur(gray.astype(np.float32) * felt, near) / np.maximum(cv2.blur(felt, near), 1e-3)
+    return np.greater(gray.astype(np.float32), felt_light * np.float32(1.6)).view(np.uint8)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_brighter_than_the_felt_nearby_decides_as_the_float_steps(seed):
+    """Felt of a few grays (ties: a face exactly 1.6 times the felt's light), faces brighter
+    and darker, boxes with no felt or only a few felt pixels (the 1e-3 floor): the same 0/1."""
+    rng = np.random.default_rng(seed)
+    felt_gray = rng.choice([50, 60, 100, 125])
+    gray = np.full((160, 220), felt_gray, np.uint8)
+    gray += rng.integers(0, 3, gray.shape, dtype=np.uint8)
+    felt_like = np.ones(gray.shape, np.uint8)
+    for _ in range(12):
+        top, left = rng.integers(0, 140), rng.integers(0, 200)
+        height, width = rng.integers(5, 90), rng.integers(5, 90)
+        gray[top : top + height, left : left + width] = rng.choice([felt_gray * 8 // 5, 160, 200, 30, 255])
+        felt_like[top : top + height, left : left + width] = 0
+    felt_like[:70, :70] = 0  # a box with no felt at all, and at its edge boxes with a few felt pixels
+    felt_like[rng.integers(0, 70, 3), rng.integers(0, 70, 3)] = 1
+    expected = float_brighter(gray, felt_like)
+    assert np.array_equal(brighter_than_felt_nearby(gray, felt_like), expected)
+    assert 0 < np.count_nonzero(expected) < expected.size
+
+
+@pytest.mark.parametrize(("height", "width"), [(40, 48), (41, 47)])  # an even and an odd count of samples
+def test_felt_colour_is_the_float_median_of_the_sample(height, width):
+    view = np.random.default_rng(height).integers(0, 256, (height * 8, width * 8, 3), dtype=np.uint8)
+    expected = np.median(view[::8, ::8].reshape(-1, 3).astype(np.float32) + _OFFSET, axis=0)
+    got = _felt_colour(view)
+    assert got.dtype == expected.dtype
+    assert np.array_equal(got, expected)

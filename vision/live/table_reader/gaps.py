@@ -66,6 +66,8 @@ def gap_faces(search: GapSearch, scale: FaceScale) -> Iterator[Piece]:
 def _gap_pieces(residual: np.ndarray, max_rows: int, scale: FaceScale) -> Iterator[Piece]:
     side = max(round(_OPEN * scale.width), 1)
     opened = cv2.morphologyEx(residual, cv2.MORPH_OPEN, np.ones((side, side), np.uint8))
+    if not cv2.countNonZero(opened):
+        return  # most zones' residual is slivers along the faces' edges, which the opening removes
     count, _, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=4)
     face_area = scale.width * scale.height
     for label in range(1, count):

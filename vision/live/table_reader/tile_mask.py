@@ -31,8 +31,7 @@ class ViewMask:
 
 def view_mask(view: np.ndarray, hole_area: float) -> ViewMask:
     """``hole_area``: the largest enclosed piece of felt-like pixels (px) taken for a symbol, not felt."""
-    sample = view[::8, ::8].reshape(-1, 3).astype(np.float32) + _OFFSET
-    felt = np.median(sample, axis=0)
+    felt = _felt_colour(view)
     felt_chroma = felt / felt.sum()
     # Rows: the three chromaticity differences times the sum; the offset rides in the last column.
     linear = np.eye(3) - felt_chroma[:, None] * np.ones((1, 3))
@@ -51,16 +50,59 @@ def view_mask(view: np.ndarray, hole_area: float) -> ViewMask:
     # Ivory faces are much lighter than the felt around them, whatever colour their symbols are
     # (a blue stroke on blue felt): compare with the felt's own light nearby (lamps, glare and
     # the vignette vary it across the table).
-    felt_like = (coloured == 0).astype(np.float32)
-    near = (_NEARBY_PX, _NEARBY_PX)
-    felt_light = cv2.blur(gray.astype(np.float32) * felt_like, near) / np.maximum(cv2.blur(felt_like, near), 1e-3)
-    brighter = cv2.compare(gray.astype(np.float32), felt_light * np.float32(_BRIGHTER), cv2.CMP_GT)
+    brighter = brighter_than_felt_nearby(gray, np.equal(coloured, 0).view(np.uint8))
     # 0/1 from here: an opening (a minimum, then a maximum) does not care which.
     mask = np.bitwise_and(cv2.bitwise_or(coloured, brighter), np.uint8(1))
     # Dark felt's colour is noisy: speckles a few pixels across are not tiles (a tile is 30 across).
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
     return ViewMask(_fill_holes(mask, hole_area), gray, felt - _OFFSET)
+
+
+def _felt_colour(view: np.ndarray) -> np.ndarray:
+    """The median BGR of every 8th pixel each way, plus ``_OFFSET`` (float32): the felt's colour.
+
+    Counted from each channel's histogram, not sorted: the same float32 values as
+    ``np.median`` of the float32 sample (the mean of the two middle values of an even count)."""
+    sample = view[::8, ::8].reshape(-1, 3)
+    count = len(sample)
+    medians = []
+    for channel in range(3):
+        ranks = np.cumsum(np.bincount(sample[:, channel], minlength=256))
+        low, high = np.searchsorted(ranks, [(count - 1) // 2, count // 2], side="right")
+        medians.append((int(low) + int(high)) / 2 + _OFFSET)
+    return np.array(medians, np.float32)
+
+
+def brighter_than_felt_nearby(gray: np.ndarray, felt_like: np.ndarray) -> np.ndarray:
+    """1 where a pixel of ``gray`` is more than ``_BRIGHTER`` times the mean of the
+    ``felt_like`` (uint8 0/1) pixels in the ``_NEARBY_PX`` box around it, else 0.
+
+    What it decides is the float32 test ``gray > f32(f32(A / max(B, 1e-3)) · 1.6)`` with A and B
+    ``cv2.blur``'s float32 means of the felt's gray and of ``felt_like`` (each the box's exact
+    sum times 1/61², rounded once). That test is decided exactly from the boxes' integer sums,
+    ``5·felts·gray > 8·felt_gray``, wherever that margin is at least 4: the float32 steps
+    cannot move the threshold that far (their relative error is under 3e-7, a few 1e-4 of a
+    gray level, and a margin of 4 is at least 4/(5·61²) ≈ 2e-4 of a gray level; with fewer
+    than 4 felt pixels in the box the 1e-3 floor decides B, so those go the float way too).
+    The few pixels nearer a tie are decided by the float32 steps themselves: the mask is the
+    float path's, bit for bit (the integer boxes cost less than the float ones)."""
+    near = (_NEARBY_PX, _NEARBY_PX)
+    felts = cv2.boxFilter(felt_like, cv2.CV_32S, near, normalize=False)
+    felt_gray = cv2.boxFilter(gray * felt_like, cv2.CV_32S, near, normalize=False)
+    margin = felts * gray.astype(np.int32)  # 5·felts·gray - 8·felt_gray, 1.6 = 8/5
+    margin *= 5
+    margin -= felt_gray << 3
+    brighter = np.greater(margin, 0).view(np.uint8)
+    near_tie = np.flatnonzero((np.abs(margin) < 4).ravel() | (felts < 4).ravel())
+    if len(near_tie):
+        box_area = 1.0 / (near[0] * near[1])
+        felt_light = (felt_gray.ravel()[near_tie] * box_area).astype(np.float32) / np.maximum(
+            (felts.ravel()[near_tie] * box_area).astype(np.float32), 1e-3
+        )
+        above = gray.ravel()[near_tie].astype(np.float32) > felt_light * np.float32(_BRIGHTER)
+        brighter.ravel()[near_tie] = above
+    return brighter
 
 
 def _fill_holes(mask: np.ndarray, largest: float) -> np.ndarray:
