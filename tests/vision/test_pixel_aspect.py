@@ -8,10 +8,13 @@ import numpy as np
 import pytest
 
 from vision.classify.classifier import OnnxTileClassifier, TileReading
+from vision.detect.photo_reading import read_photo
 from vision.detect.pixel_aspect import (
     COMMON_PIXEL_ASPECTS,
+    STRIP_PIXEL_ASPECTS,
     detect_any_pixel_aspect,
     detect_at_pixel_aspect,
+    gradient_spread,
     parse_pixel_aspect,
     pixel_aspect_name,
     pixel_aspects_to_try,
@@ -93,7 +96,7 @@ def test_a_small_picture_is_read_at_every_common_aspect_without_an_error(reader)
 
 @pytest.mark.parametrize(("shape", "tried"), [((640, 640), 5), ((641, 640), 5), ((720, 1280), 1), ((480, 640), 1)])
 def test_only_a_square_picture_is_suspected_of_a_squeeze(shape, tried):
-    assert len(pixel_aspects_to_try(shape)) == tried
+    assert len(pixel_aspects_to_try(np.zeros((*shape, 3), np.uint8))) == tried
     widths = []
     detect_any_pixel_aspect(np.zeros((*shape, 3), np.uint8), lambda picture: widths.append(picture.shape[1]) or [])
     assert len(widths) == tried
@@ -192,3 +195,39 @@ def test_real_16_9_screenshots_squeezed_by_their_export_read_better_at_the_aspec
     assert all(aspect > 1.0 for aspect in chosen)  # made 2560×1440, published 640×640
     assert restored.kind_correct > as_published.kind_correct
     assert restored.precision > as_published.precision
+
+
+def test_a_scenes_gradients_spread_by_about_its_squeeze():
+    table = render_table(3_300_000, RenderOptions(size=(1280, 720), style=ArtStyle.BLACK, px_per_mm=(1.6, 1.8)))
+    as_shot = gradient_spread(table.image)
+    assert 0.5 < as_shot < 2.0
+    squeezed = gradient_spread(cv2.resize(table.image, (256, 720), interpolation=cv2.INTER_AREA))  # width ÷ 5
+    stretched = gradient_spread(cv2.resize(table.image, (1280, 144), interpolation=cv2.INTER_AREA))  # height ÷ 5
+    assert squeezed > 2.5 * as_shot
+    assert stretched < as_shot / 2.5
+    assert gradient_spread(np.zeros((40, 40, 3), np.uint8)) == 1.0
+
+
+def test_a_strip_stretched_to_a_square_is_tried_at_a_strips_squeezes():
+    table = render_table(3_300_000, RenderOptions(size=(1280, 720), style=ArtStyle.BLACK, px_per_mm=(1.6, 1.8)))
+    band = table.image[300:420]  # a band 1280×120: stretched to a square its pixels show 10.7 times as much width
+    row = cv2.resize(band, (640, 640), interpolation=cv2.INTER_LINEAR)
+    column = cv2.resize(np.ascontiguousarray(band.transpose(1, 0, 2)), (640, 640), interpolation=cv2.INTER_LINEAR)
+    assert set(STRIP_PIXEL_ASPECTS) <= set(pixel_aspects_to_try(row))
+    assert {1 / a for a in STRIP_PIXEL_ASPECTS} <= set(pixel_aspects_to_try(column))
+    whole = cv2.resize(table.image, (640, 640), interpolation=cv2.INTER_AREA)  # a 16:9 frame
+    assert pixel_aspects_to_try(whole) == COMMON_PIXEL_ASPECTS
+
+
+def test_a_hand_row_stretched_to_a_square_is_read_at_a_strips_squeeze(reader):
+    table = render_table(3_300_000, RenderOptions(size=(1280, 720), style=ArtStyle.BLACK, px_per_mm=(1.6, 1.8)))
+    top, bottom = 300, 420
+    inside = [t for t in table.truths if t.corners[:, 1].min() >= top and t.corners[:, 1].max() <= bottom]
+    assert len(inside) >= 5
+    row = cv2.resize(table.image[top:bottom], (640, 640), interpolation=cv2.INTER_LINEAR)
+    chosen = read_photo(row, reader)
+    assert chosen.pixel_aspect >= min(STRIP_PIXEL_ASPECTS)
+    scale = np.array([640 / 1280, 640 / (bottom - top)])
+    places = [(np.mean(t.corners, axis=0) - [0, top]) * scale for t in inside]
+    found = [np.mean(d.corners, axis=0) for d in chosen.detections]
+    assert sum(any(np.linalg.norm((c - p) / scale) < 10 for c in found) for p in places) >= 0.8 * len(inside)

@@ -32,12 +32,17 @@ def read_photo(
     image: np.ndarray, detect: Detect, pixel_aspect: float | None = None, choose_with: Detect | None = None
 ) -> AspectReading:
     """``detect`` (e.g. :func:`~vision.detect.still_photo.detect_tiles` with its models) run at
-    ``pixel_aspect`` (None: the common aspects tried, and the surest reading of ``choose_with``,
-    else of ``detect``, chosen), and the finds of one size kept."""
-    if pixel_aspect is None and choose_with is not None and len(pixel_aspects_to_try(image.shape)) > 1:
-        pixel_aspect = detect_any_pixel_aspect(image, choose_with).pixel_aspect
+    ``pixel_aspect`` (None: the squeezes the picture may have, :func:`pixel_aspects_to_try`,
+    tried and the surest reading of ``choose_with``, else of ``detect``, chosen), and the finds
+    of one size kept."""
     if pixel_aspect is None:
-        reading = detect_any_pixel_aspect(image, detect)
-    else:
-        reading = AspectReading(pixel_aspect, detect_at_pixel_aspect(image, detect, pixel_aspect))
-    return AspectReading(reading.pixel_aspect, of_one_size(reading.detections))
+        tried = pixel_aspects_to_try(image)
+        if len(tried) == 1:
+            pixel_aspect = tried[0]
+        elif choose_with is not None:
+            pixel_aspect = detect_any_pixel_aspect(image, choose_with, tried).pixel_aspect
+        else:
+            chosen = detect_any_pixel_aspect(image, detect, tried)
+            return AspectReading(chosen.pixel_aspect, of_one_size(chosen.detections))
+    found = detect_at_pixel_aspect(image, detect, pixel_aspect)
+    return AspectReading(pixel_aspect, of_one_size(found))

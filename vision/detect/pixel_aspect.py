@@ -27,6 +27,15 @@ from vision.detect.still_photo import Detection
 #: The pixel aspects of a 16:9, 4:3, 3:4 and 9:16 frame scaled to a square, and of a square
 #: pixel (tried first: another aspect must read strictly surer to be chosen).
 COMMON_PIXEL_ASPECTS: Final = (1.0, 16 / 9, 4 / 3, 3 / 4, 9 / 16)
+#: The squeezes of a strip of tiles (a hand row, or a column of tiles) photographed and stretched
+#: to a square; their inverses for a tall strip. Tried beside the common ones on a square
+#: picture whose gradients say it was squeezed that far (:func:`gradient_spread`).
+STRIP_PIXEL_ASPECTS: Final = (2.4, 3.0, 4.0, 5.5, 7.0, 9.0, 12.0)
+#: A square picture whose gradient spread is beyond this (or under its inverse) was squeezed
+#: more than any common frame shape does: the Japanese screenshots squeezed from 16:9 spread
+#: 1.04-1.98, the Chinese photographs' middle nine tenths 0.15-1.19 and the strips among them
+#: 0.11-0.21 (columns) and 2.8-5.9 (rows).
+_STRIP_SPREAD: Final = 2.5
 #: A picture this close to square may have been stretched to a square by an export; any other
 #: shape is a camera's or a phone's own, with square pixels. Read unsqueezed, seat-view renders
 #: of 16:9, 4:3 and 3:4 frames had been given a squeeze two times in three (16 of 24), each a
@@ -93,13 +102,35 @@ def detect_at_pixel_aspect(image: np.ndarray, detect: Detect, pixel_aspect: floa
     return tuple(replace(d, corners=np.asarray(d.corners, np.float64) * back) for d in detect(restored))
 
 
-def pixel_aspects_to_try(image_shape: Sequence[int]) -> tuple[float, ...]:
-    """The common squeezes for a square picture (what a data set's export stretched), square
-    pixels alone for any other shape."""
-    height, width = image_shape[:2]
-    if abs(width - height) <= _SQUARE_WITHIN * max(width, height):
-        return COMMON_PIXEL_ASPECTS
-    return (1.0,)
+def pixel_aspects_to_try(image: np.ndarray) -> tuple[float, ...]:
+    """The common squeezes for a square picture (what a data set's export stretched), and a
+    strip's when its gradients say it was squeezed that far; square pixels alone for a picture
+    of any other shape."""
+    height, width = image.shape[:2]
+    if abs(width - height) > _SQUARE_WITHIN * max(width, height):
+        return (1.0,)
+    spread = gradient_spread(image)
+    if spread > _STRIP_SPREAD:
+        return COMMON_PIXEL_ASPECTS + STRIP_PIXEL_ASPECTS
+    if spread < 1 / _STRIP_SPREAD:
+        return COMMON_PIXEL_ASPECTS + tuple(1 / aspect for aspect in STRIP_PIXEL_ASPECTS)
+    return COMMON_PIXEL_ASPECTS
+
+
+def gradient_spread(image: np.ndarray) -> float:
+    """How much more the picture changes along its width than along its height (root mean
+    square of the horizontal over the vertical Sobel gradient). A scene photographed has no
+    strong preference; squeezing its width by a factor raises the horizontal gradients by about
+    that factor, so a strip of tiles stretched to a square stands far out (5.9, or 0.11 for a
+    column)."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    grey = grey.astype(np.float32)
+    across = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    down = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    down_energy = float(np.mean(down * down))
+    if down_energy == 0.0:
+        return 1.0  # a flat or evenly striped picture says nothing
+    return float(np.sqrt(np.mean(across * across) / down_energy))
 
 
 def detect_any_pixel_aspect(
@@ -110,7 +141,7 @@ def detect_any_pixel_aspect(
     as the classifier and the verifier learnt them. The first aspect wins ties and is kept when
     nothing is found at any."""
     if pixel_aspects is None:
-        pixel_aspects = pixel_aspects_to_try(image.shape)
+        pixel_aspects = pixel_aspects_to_try(image)
     if not pixel_aspects:
         raise ValueError("detect_any_pixel_aspect needs at least one pixel aspect to try")
     readings = [AspectReading(aspect, detect_at_pixel_aspect(image, detect, aspect)) for aspect in pixel_aspects]
