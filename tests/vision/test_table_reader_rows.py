@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from vision.calibration.table import STANDARD_TILE
+from vision.classify.classifier import TileReading
 from vision.live.reading import Zone
 from vision.live.table_reader.gaps import GapSearch, gap_faces
 from vision.live.table_reader.row_runs import Run, laid_out, last_set_apart, misfit, row_runs, ways
@@ -22,6 +23,7 @@ from vision.live.table_reader.seat_tiles import (
     group_melds,
     meld_groups,
 )
+from vision.live.table_reader.structure import ReadTile, seat_reading
 
 SCALE = face_scale(STANDARD_TILE, 1.5)  # faces ~30 × 41 px
 W, H = SCALE.width, SCALE.height
@@ -72,6 +74,46 @@ def test_melds_are_runs_of_touching_tiles_and_an_added_tile_joins_the_turned_one
     assert [t.row for t in placed] == [0, 0, 0, 1, 0, 0, 0]
     grouped = group_melds(placed, SCALE)
     assert [(t.row, t.meld) for t in grouped if t is not None] == [(0, 0)] * 3 + [(1, 0)] + [(0, 1)] * 3
+
+
+def two_added_kans_side_by_side(outer: float) -> tuple[list[Piece], list[Piece], Piece]:
+    """A pon called from the right and one from the left, their sideways tiles side by side,
+    an added tile on each, and a cut straddling the two added tiles (judged upright)."""
+    left = row_of(3, 100, outer - H, gap=0.5, sideways_at=2)
+    left[2] = centred_piece(left[2].centre_u, outer - W / 2, True, SCALE)
+    right = row_of(3, left[-1].right + 6, outer - H, gap=0.5, sideways_at=0)
+    right[0] = centred_piece(right[0].centre_u, outer - W / 2, True, SCALE)
+    added = [centred_piece(turned.centre_u, outer - 1.5 * W - 1, True, SCALE) for turned in (left[2], right[0])]
+    straddling = centred_piece((added[0].centre_u + added[1].centre_u) / 2, outer - 1.5 * W, False, SCALE)
+    return left + right, added, straddling
+
+
+def test_a_face_ending_well_in_from_the_meld_row_s_edge_is_no_face_of_the_row_upright_or_not():
+    in_row, added, straddling = two_added_kans_side_by_side(outer=250.0)
+    placed = arrange(Zone.MELDS, [*in_row, *added, straddling], SCALE, wall_row_line=0.0)
+    assert [t.row for t in placed] == [0] * 6 + [1, 1, 1]
+    grouped = group_melds(placed, SCALE)
+    assert [(t.row, t.meld) for t in grouped[:8] if t is not None] == [(0, 0)] * 3 + [(0, 1)] * 3 + [(1, 0), (1, 1)]
+
+
+def test_of_two_faces_over_a_meld_s_turned_tile_the_surer_is_its_added_tile():
+    in_row, added, straddling = two_added_kans_side_by_side(outer=250.0)
+    # The straddling cut, read uncertain, lies over the left meld's turned tile, and comes first.
+    over_left = replace(straddling, left=straddling.left - 12, right=straddling.right - 12)
+    faces = [
+        *(ZoneTile(Zone.MELDS, 0, face, meld=index // 3) for index, face in enumerate(in_row)),
+        ZoneTile(Zone.MELDS, 1, over_left, meld=0),
+        ZoneTile(Zone.MELDS, 1, added[0], meld=0),
+    ]
+    labels = [1, 2, 3, 11, 12, 13, 21, 7]  # the row's, the cut's, the added tile's
+    confidences = [0.99] * 6 + [0.05, 0.7]
+    tiles = [
+        ReadTile(face, TileReading(label, confidence, False, confidence < 0.5), np.zeros((4, 2)))
+        for face, label, confidence in zip(faces, labels, confidences, strict=True)
+    ]
+    left_meld = seat_reading(tiles, W, frozenset()).melds[-1]  # melds right to left
+    assert left_meld.added is not None
+    assert left_meld.added.tile == TileReading(7, 1.0, False, False).tile
 
 
 def test_a_lone_tile_in_the_melds_row_is_no_meld():

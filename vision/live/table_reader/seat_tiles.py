@@ -100,9 +100,11 @@ def arrange(zone: Zone, pieces: Sequence[Piece], scale: FaceScale, wall_row_line
     if zone == Zone.HAND or not pieces:
         return [ZoneTile(zone, 0, piece) for piece in pieces]
     # An added kan's tile lies sideways on the centre side of the turned one: well in from the
-    # row's outer edge.
+    # row's outer edge. Every face of the row meets that edge, so a face that ends well in from
+    # it is no face of the row, upright or not: a cut that straddles two added tiles side by
+    # side is judged upright, and taken into the row it lengthens it by a face.
     outer = max(p.bottom for p in pieces)
-    return [ZoneTile(zone, 1 if p.sideways and p.bottom < outer - _ADDED_IN * scale.width else 0, p) for p in pieces]
+    return [ZoneTile(zone, 1 if p.bottom < outer - _ADDED_IN * scale.width else 0, p) for p in pieces]
 
 
 def _rows_by_top(pieces: Sequence[Piece], scale: FaceScale) -> list[int]:
