@@ -13,7 +13,8 @@ from vision.calibration.table import STANDARD_TILE
 from vision.classify.classifier import TileReading
 from vision.live.reading import Zone
 from vision.live.table_reader.gaps import GapSearch, gap_faces
-from vision.live.table_reader.row_runs import Run, laid_out, last_set_apart, misfit, row_runs, ways
+from vision.live.table_reader.row_fitting import SeatRows
+from vision.live.table_reader.row_runs import Run, doubled, laid_out, last_set_apart, misfit, row_runs, ways
 from vision.live.table_reader.seat_tiles import (
     Piece,
     ZoneTile,
@@ -222,3 +223,28 @@ def test_only_the_last_face_is_set_apart_and_a_face_wide_gap_is_left_to_the_fitt
     bridge = Piece(inside[2].right, inside[3].left, inside[2].top, inside[2].bottom, False)  # blur fills it
     (wide,) = row_runs(painted([*inside, bridge]), 50, inside, SCALE)
     assert last_set_apart(wide, inside, SCALE, (0.25, 0.75)) == [wide]  # a gap inside the hand stays
+
+
+def test_faces_side_by_side_in_a_run_the_mask_cut_short_all_stay():
+    """The mask misses part of a face (a symbol in the felt's colour, glare) and breaks the row
+    there: the run ending in that face is shorter than its faces, but they stand side by side,
+    so none is dropped; a face found twice (a box on each half) may still go."""
+    row = row_of(6, 40, 50, gap=3)
+    mask = painted(row)
+    hole = row[1].centre_u
+    mask[:, round(hole) - 3 : round(hole) + 8] = 0  # felt through the second face's middle
+    runs = row_runs(mask, 50, row, SCALE)
+    assert len(runs) == 2
+    assert misfit(runs[0], row, SCALE) == -1  # two faces in a run a face and a half long
+    assert not doubled(runs[0], row, SCALE)
+    tiles = [
+        ReadTile(ZoneTile(Zone.POND, 0, face), TileReading(i, 0.99, False, False), np.zeros((4, 2)))
+        for i, face in enumerate(row)
+    ]
+    plan = SeatRows(np.eye(3), SCALE, centre_u=1000.0).planned(mask, tiles)
+    assert all(len(options) == len(run.run.members) for run in plan.rows[0].runs for options in run.options)
+    twice = sorted(
+        [*row, centred_piece(row[1].centre_u + 0.4 * W, row[1].centre_v, False, SCALE)], key=lambda f: f.left
+    )
+    (whole,) = row_runs(painted(row), 50, twice, SCALE)
+    assert doubled(whole, twice, SCALE)

@@ -17,7 +17,7 @@ import numpy as np
 from vision.classify.crops import turned_half
 from vision.detect.tile_lie import QuadReader
 from vision.live.reading import Zone
-from vision.live.table_reader.row_runs import Run, laid_out, last_set_apart, misfit, row_runs, ways
+from vision.live.table_reader.row_runs import Run, doubled, laid_out, last_set_apart, misfit, row_runs, ways
 from vision.live.table_reader.seat_tiles import FaceScale, Piece, ZoneTile, frame_quad
 from vision.live.table_reader.structure import WINNING_GAP, ReadTile
 
@@ -122,6 +122,8 @@ class SeatRows:
         for run in found_runs:
             turned = [pieces[i].sideways for i in run.members]
             extra = misfit(run, pieces, self.scale)
+            if extra < 0 and not doubled(run, pieces, self.scale):
+                continue  # the mask is short, not the faces many: they stay as found
             options = [
                 laid_out(run, way, top, self.scale, self.centre_u, owner_side=melds) for way in ways(turned, extra)
             ]

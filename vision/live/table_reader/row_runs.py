@@ -27,6 +27,7 @@ _BRIDGE_MM: Final = 4.0  # gaps narrower than this between tiles of one run are 
 _GAP_MM: Final = 1.0  # the usual gap between two tiles of a row
 _WIDEST_GAP_MM: Final = 3.0
 _MISFIT: Final = 0.5  # a run this many face widths longer (or shorter) than its faces holds one more (fewer)
+_DOUBLED: Final = 0.25  # two faces overlapping by this many face widths are one face found twice
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +82,15 @@ def misfit(run: Run, pieces: Sequence[Piece], scale: FaceScale) -> int:
     if abs(spare) < _MISFIT * scale.width:
         return 0
     return round(spare / scale.width) or (1 if spare > 0 else -1)
+
+
+def doubled(run: Run, pieces: Sequence[Piece], scale: FaceScale) -> bool:
+    """Whether two neighbouring faces of the run overlap by ``_DOUBLED`` of a face's width or
+    more: a face found twice (a box on each half of it), the one way a run holds a face too
+    many. Faces that stand side by side in a run shorter than them are all there: the mask
+    missed part of one (a symbol in the felt's colour, glare), and none of them is to go."""
+    ordered = sorted((pieces[i] for i in run.members), key=lambda p: p.left)
+    return any(a.right - b.left >= _DOUBLED * scale.width for a, b in itertools.pairwise(ordered))
 
 
 def ways(sideways: Sequence[bool], extra: int) -> list[tuple[bool, ...]]:
