@@ -45,7 +45,8 @@ def test_a_step_of_one_level_a_pixel_reads_one():
 def test_an_arm_s_outline_is_a_step_and_glare_s_is_not():
     image, labels = glare_and_arm()
     sums, pixels = outline_sums(labels, image, 3)
-    assert pixels[1] > 100 and pixels[2] > 100
+    assert pixels[1] > 100
+    assert pixels[2] > 100
     assert sums[1] / pixels[1] < OUTLINE_STEP / 2
     assert sums[2] / pixels[2] > 2 * OUTLINE_STEP
     assert outlined(np.array([1, 2]), [(labels, image)], 3).tolist() == [2]
