@@ -14,7 +14,7 @@ from vision.classify.classifier import TileReading
 from vision.live.reading import Zone
 from vision.live.table_reader.gaps import GapSearch, gap_faces
 from vision.live.table_reader.row_fitting import SeatRows
-from vision.live.table_reader.row_runs import Run, doubled, laid_out, last_set_apart, misfit, row_runs, ways
+from vision.live.table_reader.row_runs import Run, doubled, laid_out, last_set_apart, misfit, row_runs, set_apart, ways
 from vision.live.table_reader.seat_tiles import (
     Piece,
     ZoneTile,
@@ -248,3 +248,25 @@ def test_faces_side_by_side_in_a_run_the_mask_cut_short_all_stay():
     )
     (whole,) = row_runs(painted(row), 50, twice, SCALE)
     assert doubled(whole, twice, SCALE)
+
+
+def test_two_melds_whose_gap_blur_bridged_are_fitted_apart_and_stay_two():
+    """A kan and a pon 9 px apart (a sixth of a face's width and more starts a meld), the gap
+    filled in the mask: the row is fitted as two runs, so laying the faces out keeps the gap
+    and the melds their bounds. Laid out evenly as one run, the gap was spread over the row's
+    gaps and the pon took the kan's last tile."""
+    outer = 250.0
+    kan = row_of(4, 100, outer - H, gap=1.5, sideways_at=2)
+    pon = row_of(3, kan[-1].right + 9, outer - H, gap=1.5, sideways_at=2)
+    faces = [replace(f, top=outer - W, bottom=outer) if f.sideways else f for f in kan + pon]
+    mask = painted([*faces, Piece(kan[-1].right, pon[0].left, outer - H, outer, False)])
+    tiles = [
+        ReadTile(ZoneTile(Zone.MELDS, 0, face), TileReading(1, 0.99, False, False), np.zeros((4, 2))) for face in faces
+    ]
+    plan = SeatRows(np.eye(3), SCALE, centre_u=1000.0).planned(mask, tiles)
+    (row,) = plan.rows
+    assert [len(run.run.members) for run in row.runs] == [4, 3]
+    laid = sorted((face for run in row.runs for face in run.options[0]), key=lambda f: f.left)
+    assert [len(group) for group in meld_groups(laid, SCALE)] == [4, 3]
+    (one,) = row_runs(mask, outer - H, faces, SCALE)
+    assert [part.members for part in set_apart(one, faces, SCALE, (0.17, 0.75))] == [(0, 1, 2, 3), (4, 5, 6)]

@@ -17,8 +17,17 @@ import numpy as np
 from vision.classify.crops import turned_half
 from vision.detect.tile_lie import QuadReader
 from vision.live.reading import Zone
-from vision.live.table_reader.row_runs import Run, doubled, laid_out, last_set_apart, misfit, row_runs, ways
-from vision.live.table_reader.seat_tiles import FaceScale, Piece, ZoneTile, frame_quad
+from vision.live.table_reader.row_runs import (
+    Run,
+    doubled,
+    laid_out,
+    last_set_apart,
+    misfit,
+    row_runs,
+    set_apart,
+    ways,
+)
+from vision.live.table_reader.seat_tiles import MELD_GAP, FaceScale, Piece, ZoneTile, frame_quad
 from vision.live.table_reader.structure import WINNING_GAP, ReadTile
 
 _NUDGES: Final = (-1 / 3, -1 / 6, 1 / 6, 1 / 3)  # an uncertain face is also cut moved this much of its width
@@ -29,6 +38,10 @@ _MOVED: Final = 0.15
 #: the winning tile (``structure.WINNING_GAP`` is the low end). A face's width or more apart, a
 #: face the detector missed lies between them.
 _SET_APART: Final = (WINNING_GAP, 0.75)
+#: Two faces of the meld row this many face widths (low, high) apart lie in two melds (the low
+#: end is where ``seat_tiles.meld_groups`` starts a new meld); a face's width or more apart, a
+#: face the detector missed lies between them.
+_MELDS_APART: Final = (MELD_GAP, 0.75)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +131,9 @@ class SeatRows:
         if tiles[0].found.zone == Zone.HAND:
             # The winning tile lies half a face apart: keep the gap the faces show, bridged or not.
             found_runs = [part for run in found_runs for part in last_set_apart(run, pieces, self.scale, _SET_APART)]
+        if melds:
+            # So do the melds, apart by more than their faces' gaps (``seat_tiles._MELD_GAP``).
+            found_runs = [part for run in found_runs for part in set_apart(run, pieces, self.scale, _MELDS_APART)]
         runs = []
         for run in found_runs:
             turned = [pieces[i].sideways for i in run.members]

@@ -68,11 +68,32 @@ def last_set_apart(run: Run, pieces: Sequence[Piece], scale: FaceScale, widths: 
     tile's, and a face's width or more is where a face the detector missed lies (the fitting's)."""
     if len(run.members) < 2:
         return [run]
-    before, last = run.members[-2], run.members[-1]
-    apart = pieces[last].left - pieces[before].right
-    if not widths[0] * scale.width < apart < widths[1] * scale.width:
-        return [run]
-    return [Run(run.left, pieces[before].right, run.members[:-1]), Run(pieces[last].left, run.right, (last,))]
+    return _cut(run, pieces, [len(run.members) - 1] if _apart(run, len(run.members) - 1, pieces, scale, widths) else [])
+
+
+def set_apart(run: Run, pieces: Sequence[Piece], scale: FaceScale, widths: tuple[float, float]) -> list[Run]:
+    """``run`` cut wherever two neighbouring faces lie ``widths`` (low, high: face widths)
+    apart: the gap between two melds, which blur can close in the mask. Laid out evenly along
+    one run, the faces would lose it, and the melds their bounds."""
+    return _cut(run, pieces, [at for at in range(1, len(run.members)) if _apart(run, at, pieces, scale, widths)])
+
+
+def _apart(run: Run, at: int, pieces: Sequence[Piece], scale: FaceScale, widths: tuple[float, float]) -> bool:
+    """Whether the run's face ``at`` lies ``widths`` (face widths) from the one before."""
+    gap = pieces[run.members[at]].left - pieces[run.members[at - 1]].right
+    return widths[0] * scale.width < gap < widths[1] * scale.width
+
+
+def _cut(run: Run, pieces: Sequence[Piece], cuts: Sequence[int]) -> list[Run]:
+    """``run`` cut before each of its faces ``cuts`` (indices into its members, ascending):
+    each part ends at its last face's right edge, the next begins at its first face's left."""
+    parts = []
+    left, first = run.left, 0
+    for at in cuts:
+        parts.append(Run(left, pieces[run.members[at - 1]].right, run.members[first:at]))
+        left, first = pieces[run.members[at]].left, at
+    parts.append(Run(left, run.right, run.members[first:]))
+    return parts
 
 
 def misfit(run: Run, pieces: Sequence[Piece], scale: FaceScale) -> int:

@@ -32,7 +32,7 @@ from vision.live.reading import Zone
 #: point below the camera (a 16 mm tall tile under a lens 0.65-1 m up): zones reach out by it.
 PARALLAX: Final = 0.025
 _NEW_ROW: Final = 0.5  # a tile whose top lies this many face heights past its row's is in the next row
-_MELD_GAP: Final = 0.17  # faces further apart than this (tile widths) start a new meld; a meld's touch
+MELD_GAP: Final = 0.17  # faces further apart than this (tile widths) start a new meld; a meld's touch
 _ADDED_IN: Final = 0.8  # an added kan's tile ends this many face widths in from the meld row's outer edge
 
 
@@ -148,7 +148,7 @@ def meld_groups(pieces: list[Piece], scale: FaceScale) -> list[list[Piece]]:
     widest gaps."""
     groups: list[list[Piece]] = []
     for piece in pieces:
-        if groups and piece.left - groups[-1][-1].right < _MELD_GAP * scale.width:
+        if groups and piece.left - groups[-1][-1].right < MELD_GAP * scale.width:
             groups[-1].append(piece)
         else:
             groups.append([piece])
