@@ -243,6 +243,10 @@ def test_faces_side_by_side_in_a_run_the_mask_cut_short_all_stay():
     ]
     plan = SeatRows(np.eye(3), SCALE, centre_u=1000.0).planned(mask, tiles)
     assert all(len(options) == len(run.run.members) for run in plan.rows[0].runs for options in run.options)
+    # Read uncertain, the face on the mask's hole may be no face: the ways without one are tried.
+    unsure = [replace(t, reading=replace(t.reading, uncertain=True)) if i == 1 else t for i, t in enumerate(tiles)]
+    plan = SeatRows(np.eye(3), SCALE, centre_u=1000.0).planned(mask, unsure)
+    assert [len(options) for options in plan.rows[0].runs[0].options] == [1, 1]
     twice = sorted(
         [*row, centred_piece(row[1].centre_u + 0.4 * W, row[1].centre_v, False, SCALE)], key=lambda f: f.left
     )

@@ -134,12 +134,13 @@ class SeatRows:
         if melds:
             # So do the melds, apart by more than their faces' gaps (``seat_tiles._MELD_GAP``).
             found_runs = [part for run in found_runs for part in set_apart(run, pieces, self.scale, _MELDS_APART)]
+        sure = [not t.reading.uncertain for t in tiles]
         runs = []
         for run in found_runs:
             turned = [pieces[i].sideways for i in run.members]
             extra = misfit(run, pieces, self.scale)
-            if extra < 0 and not doubled(run, pieces, self.scale):
-                continue  # the mask is short, not the faces many: they stay as found
+            if extra < 0 and not doubled(run, pieces, self.scale) and all(sure[i] for i in run.members):
+                continue  # faces read surely side by side are all there: the mask is short, not the faces many
             options = [
                 laid_out(run, way, top, self.scale, self.centre_u, owner_side=melds) for way in ways(turned, extra)
             ]

@@ -108,8 +108,9 @@ def misfit(run: Run, pieces: Sequence[Piece], scale: FaceScale) -> int:
 def doubled(run: Run, pieces: Sequence[Piece], scale: FaceScale) -> bool:
     """Whether two neighbouring faces of the run overlap by ``_DOUBLED`` of a face's width or
     more: a face found twice (a box on each half of it), the one way a run holds a face too
-    many. Faces that stand side by side in a run shorter than them are all there: the mask
-    missed part of one (a symbol in the felt's colour, glare), and none of them is to go."""
+    many. Faces read surely that stand side by side in a run shorter than them are all there:
+    the mask missed part of one (a symbol in the felt's colour, glare), and none is to go (an
+    uncertain one may be a gap's cut on a tile's side or the felt past the run's end)."""
     ordered = sorted((pieces[i] for i in run.members), key=lambda p: p.left)
     return any(a.right - b.left >= _DOUBLED * scale.width for a, b in itertools.pairwise(ordered))
 
