@@ -97,6 +97,19 @@ def test_a_face_ending_well_in_from_the_meld_row_s_edge_is_no_face_of_the_row_up
     assert [(t.row, t.meld) for t in grouped[:8] if t is not None] == [(0, 0)] * 3 + [(0, 1)] * 3 + [(1, 0), (1, 1)]
 
 
+def test_an_added_tile_seen_further_out_is_still_added_and_a_row_face_found_off_still_in_the_row():
+    """On top of the turned tile, an added tile is seen further out (parallax, up to half a
+    face's width at the table's corners); a row face's find may end a quarter of a width past
+    the row's edge. Neither moves a face across the line."""
+    in_row, added, _ = two_added_kans_side_by_side(outer=250.0)
+    seen_out = [replace(face, top=face.top + 0.3 * W, bottom=face.bottom + 0.3 * W) for face in added]
+    placed = arrange(Zone.MELDS, [*in_row, *seen_out], SCALE, wall_row_line=0.0)
+    assert [t.row for t in placed] == [0] * 6 + [1, 1]
+    off = replace(in_row[3], top=in_row[3].top + 0.26 * W, bottom=in_row[3].bottom + 0.26 * W)
+    placed = arrange(Zone.MELDS, [*in_row[:3], off, *in_row[4:], *added], SCALE, wall_row_line=0.0)
+    assert [t.row for t in placed] == [0] * 6 + [1, 1]
+
+
 def test_of_two_faces_over_a_meld_s_turned_tile_the_surer_is_its_added_tile():
     in_row, added, straddling = two_added_kans_side_by_side(outer=250.0)
     # The straddling cut, read uncertain, lies over the left meld's turned tile, and comes first.

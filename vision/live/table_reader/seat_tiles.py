@@ -33,7 +33,10 @@ from vision.live.reading import Zone
 PARALLAX: Final = 0.025
 _NEW_ROW: Final = 0.5  # a tile whose top lies this many face heights past its row's is in the next row
 MELD_GAP: Final = 0.17  # faces further apart than this (tile widths) start a new meld; a meld's touch
-_ADDED_IN: Final = 0.8  # an added kan's tile ends this many face widths in from the meld row's outer edge
+#: An added kan's tile ends more than this many face widths in from the meld row's outer edge:
+#: a face's width in, less the parallax of its place on top of the turned tile (up to half a
+#: width at the table's corners); the row's own faces end at it, give or take the finds' error.
+_ADDED_IN: Final = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +106,9 @@ def arrange(zone: Zone, pieces: Sequence[Piece], scale: FaceScale, wall_row_line
     # row's outer edge. Every face of the row meets that edge, so a face that ends well in from
     # it is no face of the row, upright or not: a cut that straddles two added tiles side by
     # side is judged upright, and taken into the row it lengthens it by a face.
-    outer = max(p.bottom for p in pieces)
+    # The row's edge is where most faces end (a meld has one added tile to three or four in
+    # the row): the furthest out may be a find a quarter face off.
+    outer = float(np.median([p.bottom for p in pieces]))
     return [ZoneTile(zone, 1 if p.bottom < outer - _ADDED_IN * scale.width else 0, p) for p in pieces]
 
 
