@@ -287,3 +287,8 @@ def test_two_melds_whose_gap_blur_bridged_are_fitted_apart_and_stay_two():
     assert [len(group) for group in meld_groups(laid, SCALE)] == [4, 3]
     (one,) = row_runs(mask, outer - H, faces, SCALE)
     assert [part.members for part in set_apart(one, faces, SCALE, (0.17, 0.75))] == [(0, 1, 2, 3), (4, 5, 6)]
+    # A face of the pon missed: the run is laid out whole, way by way, each with the face put in.
+    short = [tile for index, tile in enumerate(tiles) if index != 5]
+    (row,) = SeatRows(np.eye(3), SCALE, centre_u=1000.0).planned(mask, short).rows
+    assert [len(run.run.members) for run in row.runs] == [6]
+    assert {len(way) for way in row.runs[0].options} == {7}

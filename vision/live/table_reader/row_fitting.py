@@ -132,8 +132,11 @@ class SeatRows:
             # The winning tile lies half a face apart: keep the gap the faces show, bridged or not.
             found_runs = [part for run in found_runs for part in last_set_apart(run, pieces, self.scale, _SET_APART)]
         if melds:
-            # So do the melds, apart by more than their faces' gaps (``seat_tiles._MELD_GAP``).
-            found_runs = [part for run in found_runs for part in set_apart(run, pieces, self.scale, _MELDS_APART)]
+            # So do the melds, apart by more than their faces' gaps (``seat_tiles.MELD_GAP``),
+            # where the run fits: its faces are then only moved, evenly, which would spread the
+            # gap. A run a face short is laid out and read afresh whole, way by way: cut at a
+            # gap, a part ends where its last face was found, and a face put in lands off its tile.
+            found_runs = [part for run in found_runs for part in self._melds_apart(run, pieces)]
         sure = [not t.reading.uncertain for t in tiles]
         runs = []
         for run in found_runs:
@@ -149,6 +152,12 @@ class SeatRows:
             moved = self._moved(tiles, list(zip(run.members, options[0], strict=True))) if extra == 0 else []
             runs.append(_RunPlan(run, options, extra == 0, moved))
         return _RowPlan(tiles, runs)
+
+    def _melds_apart(self, run: Run, pieces: list[Piece]) -> list[Run]:
+        """A meld row's run cut at the melds' gaps (``set_apart``) when its count fits."""
+        if misfit(run, pieces, self.scale) != 0:
+            return [run]
+        return set_apart(run, pieces, self.scale, _MELDS_APART)
 
     def _fitted_row(self, image: np.ndarray, reader: QuadReader, row: _RowPlan) -> list[ReadTile]:
         tiles = row.tiles
