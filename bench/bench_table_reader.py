@@ -3,7 +3,7 @@ winning tiles and ura indicators) through near-overhead cameras, calibrated from
 corners, read with the shipped ONNX classifier.
 
     .venv/bin/python bench/bench_table_reader.py [--tables 30] [--style regular|black] [--clean]
-        [--model ONNX] [--profile]
+        [--model ONNX] [--profile] [--differences]
 
 Prints frame → ``TableReading`` time (median, p95; wall clock, and the process's CPU time,
 which other work on a shared machine disturbs less), per-tile classification accuracy and
@@ -12,7 +12,8 @@ tables whose structure is read exactly: per part (ponds with the riichi tile, me
 hands with the winning tile, dora and ura) and whole. ``--clean`` renders without camera
 effects (no blur, glare, noise or JPEG). Seeds 3 000 000+ are apart from training.
 ``--profile`` reads under cProfile (slower) and prints where a frame's time goes: each stage's
-share, the network runs and the crops cut a frame.
+share, the network runs and the crops cut a frame. ``--differences`` prints, table by table,
+its seed and where its reading differs from what was drawn (to compare runs table by table).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ def main() -> None:
     parser.add_argument("--clean", action="store_true", help="render without camera effects")
     parser.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="classifier model (default: the shipped one)")
     parser.add_argument("--profile", action="store_true", help="print where a frame's time goes (reads under cProfile)")
+    parser.add_argument("--differences", action="store_true", help="print each table's seed and what it reads wrong")
     args = parser.parse_args()
     classifier = OnnxTileClassifier(args.model)
     profile = cProfile.Profile() if args.profile else None
@@ -71,6 +73,8 @@ def main() -> None:
         for part in ("ponds", "melds", "hands", "indicators"):
             exact[part] += not getattr(found, part)
         exact["whole"] += not found.all
+        if args.differences:
+            _print_differences(seed, found.all)
         placed = _placed_tiles(reader, rendered)
         tiles += placed[0]
         correct += placed[1]
@@ -125,6 +129,13 @@ def _print_profile(profile: cProfile.Profile, frames: int) -> None:
         row[1] for (path, _, function), row in stats.items() if path.endswith("crops.py") and function == "crop_tile"
     )
     print(f"  network runs {runs / frames:.1f} a frame; crops cut for the verifier and classifier {crops / frames:.0f}")
+
+
+def _print_differences(seed: int, found: tuple[str, ...]) -> None:
+    """One line a table, ``exact`` or what it reads wrong, each difference on its own line."""
+    print(f"seed {seed}: {'exact' if not found else f'{len(found)} differences'}")
+    for difference in found:
+        print(f"  {difference}")
 
 
 def _placed_tiles(reader: TableReader, rendered: RenderedTable) -> tuple[int, int, int]:

@@ -143,6 +143,25 @@ def test_an_arm_over_a_pond_marks_it_occluded_instead_of_reading_it_short(classi
     assert len(reading.seats[2].pond) == 3
 
 
+def test_glare_on_the_felt_where_no_tile_lies_is_no_arm(classifier):
+    """A lamp's glare past seat 0's melds and over its hand, soft-edged: the felt mask takes
+    part of it for not-felt, but it fades into the felt, so no zone is occluded and the table
+    reads as drawn."""
+    camera = CAMERAS["straight"]
+    layout = hand_made_layout()
+    rendered = render_table(3, RenderOptions(camera=camera, effects=False), layout)
+    image = rendered.image.astype(np.float32)
+    for x_mm in (-150.0, 60.0):
+        (x, y), (_, y_far) = camera.project(np.array([[x_mm, -350.0, 0.0], [x_mm, -300.0, 0.0]]))
+        ys, xs = np.mgrid[0 : image.shape[0], 0 : image.shape[1]].astype(np.float32)
+        sigma = abs(y_far - y)  # 50 mm
+        image += (45.0 * np.exp(-((xs - x) ** 2 + (ys - y) ** 2) / (2 * sigma**2)))[..., None]
+    glared = np.clip(image, 0, 255).astype(np.uint8)
+    reading = TableReader(picked_calibration(camera), classifier).read_image(glared)
+    assert all(not seat.occluded for seat in reading.seats)
+    assert differences(layout, reading).all == ()
+
+
 def test_a_blank_frame_reads_an_empty_table(classifier):
     camera = CAMERAS["straight"]
     reader = TableReader(picked_calibration(camera), classifier)

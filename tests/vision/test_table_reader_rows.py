@@ -10,9 +10,11 @@ import numpy as np
 import pytest
 
 from vision.calibration.table import STANDARD_TILE
+from vision.classify.classifier import TileReading
 from vision.live.reading import Zone
 from vision.live.table_reader.gaps import GapSearch, gap_faces
-from vision.live.table_reader.row_runs import Run, laid_out, last_set_apart, misfit, row_runs, ways
+from vision.live.table_reader.row_fitting import SeatRows
+from vision.live.table_reader.row_runs import Run, doubled, laid_out, last_set_apart, misfit, row_runs, set_apart, ways
 from vision.live.table_reader.seat_tiles import (
     Piece,
     ZoneTile,
@@ -22,6 +24,7 @@ from vision.live.table_reader.seat_tiles import (
     group_melds,
     meld_groups,
 )
+from vision.live.table_reader.structure import ReadTile, seat_reading
 
 SCALE = face_scale(STANDARD_TILE, 1.5)  # faces ~30 × 41 px
 W, H = SCALE.width, SCALE.height
@@ -72,6 +75,59 @@ def test_melds_are_runs_of_touching_tiles_and_an_added_tile_joins_the_turned_one
     assert [t.row for t in placed] == [0, 0, 0, 1, 0, 0, 0]
     grouped = group_melds(placed, SCALE)
     assert [(t.row, t.meld) for t in grouped if t is not None] == [(0, 0)] * 3 + [(1, 0)] + [(0, 1)] * 3
+
+
+def two_added_kans_side_by_side(outer: float) -> tuple[list[Piece], list[Piece], Piece]:
+    """A pon called from the right and one from the left, their sideways tiles side by side,
+    an added tile on each, and a cut straddling the two added tiles (judged upright)."""
+    left = row_of(3, 100, outer - H, gap=0.5, sideways_at=2)
+    left[2] = centred_piece(left[2].centre_u, outer - W / 2, True, SCALE)
+    right = row_of(3, left[-1].right + 6, outer - H, gap=0.5, sideways_at=0)
+    right[0] = centred_piece(right[0].centre_u, outer - W / 2, True, SCALE)
+    added = [centred_piece(turned.centre_u, outer - 1.5 * W - 1, True, SCALE) for turned in (left[2], right[0])]
+    straddling = centred_piece((added[0].centre_u + added[1].centre_u) / 2, outer - 1.5 * W, False, SCALE)
+    return left + right, added, straddling
+
+
+def test_a_face_ending_well_in_from_the_meld_row_s_edge_is_no_face_of_the_row_upright_or_not():
+    in_row, added, straddling = two_added_kans_side_by_side(outer=250.0)
+    placed = arrange(Zone.MELDS, [*in_row, *added, straddling], SCALE, wall_row_line=0.0)
+    assert [t.row for t in placed] == [0] * 6 + [1, 1, 1]
+    grouped = group_melds(placed, SCALE)
+    assert [(t.row, t.meld) for t in grouped[:8] if t is not None] == [(0, 0)] * 3 + [(0, 1)] * 3 + [(1, 0), (1, 1)]
+
+
+def test_an_added_tile_seen_further_out_is_still_added_and_a_row_face_found_off_still_in_the_row():
+    """On top of the turned tile, an added tile is seen further out (parallax, up to half a
+    face's width at the table's corners); a row face's find may end a quarter of a width past
+    the row's edge. Neither moves a face across the line."""
+    in_row, added, _ = two_added_kans_side_by_side(outer=250.0)
+    seen_out = [replace(face, top=face.top + 0.3 * W, bottom=face.bottom + 0.3 * W) for face in added]
+    placed = arrange(Zone.MELDS, [*in_row, *seen_out], SCALE, wall_row_line=0.0)
+    assert [t.row for t in placed] == [0] * 6 + [1, 1]
+    off = replace(in_row[3], top=in_row[3].top + 0.26 * W, bottom=in_row[3].bottom + 0.26 * W)
+    placed = arrange(Zone.MELDS, [*in_row[:3], off, *in_row[4:], *added], SCALE, wall_row_line=0.0)
+    assert [t.row for t in placed] == [0] * 6 + [1, 1]
+
+
+def test_of_two_faces_over_a_meld_s_turned_tile_the_surer_is_its_added_tile():
+    in_row, added, straddling = two_added_kans_side_by_side(outer=250.0)
+    # The straddling cut, read uncertain, lies over the left meld's turned tile, and comes first.
+    over_left = replace(straddling, left=straddling.left - 12, right=straddling.right - 12)
+    faces = [
+        *(ZoneTile(Zone.MELDS, 0, face, meld=index // 3) for index, face in enumerate(in_row)),
+        ZoneTile(Zone.MELDS, 1, over_left, meld=0),
+        ZoneTile(Zone.MELDS, 1, added[0], meld=0),
+    ]
+    labels = [1, 2, 3, 11, 12, 13, 21, 7]  # the row's, the cut's, the added tile's
+    confidences = [0.99] * 6 + [0.05, 0.7]
+    tiles = [
+        ReadTile(face, TileReading(label, confidence, False, confidence < 0.5), np.zeros((4, 2)))
+        for face, label, confidence in zip(faces, labels, confidences, strict=True)
+    ]
+    left_meld = seat_reading(tiles, W, frozenset()).melds[-1]  # melds right to left
+    assert left_meld.added is not None
+    assert left_meld.added.tile == TileReading(7, 1.0, False, False).tile
 
 
 def test_a_lone_tile_in_the_melds_row_is_no_meld():
@@ -180,3 +236,59 @@ def test_only_the_last_face_is_set_apart_and_a_face_wide_gap_is_left_to_the_fitt
     bridge = Piece(inside[2].right, inside[3].left, inside[2].top, inside[2].bottom, False)  # blur fills it
     (wide,) = row_runs(painted([*inside, bridge]), 50, inside, SCALE)
     assert last_set_apart(wide, inside, SCALE, (0.25, 0.75)) == [wide]  # a gap inside the hand stays
+
+
+def test_faces_side_by_side_in_a_run_the_mask_cut_short_all_stay():
+    """The mask misses part of a face (a symbol in the felt's colour, glare) and breaks the row
+    there: the run ending in that face is shorter than its faces, but they stand side by side,
+    so none is dropped; a face found twice (a box on each half) may still go."""
+    row = row_of(6, 40, 50, gap=3)
+    mask = painted(row)
+    hole = row[1].centre_u
+    mask[:, round(hole) - 3 : round(hole) + 8] = 0  # felt through the second face's middle
+    runs = row_runs(mask, 50, row, SCALE)
+    assert len(runs) == 2
+    assert misfit(runs[0], row, SCALE) == -1  # two faces in a run a face and a half long
+    assert not doubled(runs[0], row, SCALE)
+    tiles = [
+        ReadTile(ZoneTile(Zone.POND, 0, face), TileReading(i, 0.99, False, False), np.zeros((4, 2)))
+        for i, face in enumerate(row)
+    ]
+    plan = SeatRows(np.eye(3), SCALE, centre_u=1000.0).planned(mask, tiles)
+    assert all(len(options) == len(run.run.members) for run in plan.rows[0].runs for options in run.options)
+    # Read uncertain, the face on the mask's hole may be no face: the ways without one are tried.
+    unsure = [replace(t, reading=replace(t.reading, uncertain=True)) if i == 1 else t for i, t in enumerate(tiles)]
+    plan = SeatRows(np.eye(3), SCALE, centre_u=1000.0).planned(mask, unsure)
+    assert [len(options) for options in plan.rows[0].runs[0].options] == [1, 1]
+    twice = sorted(
+        [*row, centred_piece(row[1].centre_u + 0.4 * W, row[1].centre_v, False, SCALE)], key=lambda f: f.left
+    )
+    (whole,) = row_runs(painted(row), 50, twice, SCALE)
+    assert doubled(whole, twice, SCALE)
+
+
+def test_two_melds_whose_gap_blur_bridged_are_fitted_apart_and_stay_two():
+    """A kan and a pon 9 px apart (a sixth of a face's width and more starts a meld), the gap
+    filled in the mask: the row is fitted as two runs, so laying the faces out keeps the gap
+    and the melds their bounds. Laid out evenly as one run, the gap was spread over the row's
+    gaps and the pon took the kan's last tile."""
+    outer = 250.0
+    kan = row_of(4, 100, outer - H, gap=1.5, sideways_at=2)
+    pon = row_of(3, kan[-1].right + 9, outer - H, gap=1.5, sideways_at=2)
+    faces = [replace(f, top=outer - W, bottom=outer) if f.sideways else f for f in kan + pon]
+    mask = painted([*faces, Piece(kan[-1].right, pon[0].left, outer - H, outer, False)])
+    tiles = [
+        ReadTile(ZoneTile(Zone.MELDS, 0, face), TileReading(1, 0.99, False, False), np.zeros((4, 2))) for face in faces
+    ]
+    plan = SeatRows(np.eye(3), SCALE, centre_u=1000.0).planned(mask, tiles)
+    (row,) = plan.rows
+    assert [len(run.run.members) for run in row.runs] == [4, 3]
+    laid = sorted((face for run in row.runs for face in run.options[0]), key=lambda f: f.left)
+    assert [len(group) for group in meld_groups(laid, SCALE)] == [4, 3]
+    (one,) = row_runs(mask, outer - H, faces, SCALE)
+    assert [part.members for part in set_apart(one, faces, SCALE, (0.17, 0.75))] == [(0, 1, 2, 3), (4, 5, 6)]
+    # A face of the pon missed: the run is laid out whole, way by way, each with the face put in.
+    short = [tile for index, tile in enumerate(tiles) if index != 5]
+    (row,) = SeatRows(np.eye(3), SCALE, centre_u=1000.0).planned(mask, short).rows
+    assert [len(run.run.members) for run in row.runs] == [6]
+    assert {len(way) for way in row.runs[0].options} == {7}

@@ -42,6 +42,7 @@ from vision.find.learnt import DEFAULT_DETECTOR, LearntTileFinder
 from vision.geometry import centre
 from vision.live.reading import SeenTile, TableReading, Zone
 from vision.live.table_reader.gaps import GapSearch, gap_faces
+from vision.live.table_reader.outlines import outlined
 from vision.live.table_reader.row_fitting import SeatRows
 from vision.live.table_reader.seat_tiles import (
     PARALLAX,
@@ -186,7 +187,7 @@ class TableReader:
         masks = view_mask(view, 0.3 * self.tile.width_mm * self.tile.height_mm * self.view.px_per_mm**2)
         # What the camera does not see is neither tile nor felt: no tiles there, and its zones are unseen.
         np.multiply(masks.tiles, self._may_be_tile, out=masks.tiles)
-        occluders = _occluder_labels(masks.tiles, self.view, self.tile, self.distances)
+        occluders = _occluder_labels(masks.tiles, view, self.view, self.tile, self.distances)
         any_occluder = bool(occluders.any())  # most frames have none: the seats' zones need no look then
         # Every crop of this frame is read once: the gaps' pass cuts most faces again.
         reads = FrameReadings(self.classifier, image)
@@ -548,9 +549,10 @@ def _felt_only_bands(tile: PhysicalTileSize, distances: SeatDistances) -> tuple[
 
 
 def _occluder_labels(
-    mask: np.ndarray, view: ViewGeometry, tile: PhysicalTileSize, distances: SeatDistances
+    mask: np.ndarray, image: np.ndarray, view: ViewGeometry, tile: PhysicalTileSize, distances: SeatDistances
 ) -> np.ndarray:
-    """The view's blobs that reach into a felt-only band: 0 for none, else the blob's label."""
+    """The view's blobs that reach into a felt-only band and end there at an edge (``outlines``:
+    light on the felt fades out): 0 for none, else the blob's label. ``image``: the view."""
     face_area = tile.width_mm * tile.height_mm * view.px_per_mm**2
     # Most frames show no blob there: then no blob can reach in far enough, and the view's blobs need no labels.
     in_bands = sum(cv2.countNonZero(np.ascontiguousarray(part)) for part in _in_bands(mask, view, tile, distances))
@@ -564,6 +566,9 @@ def _occluder_labels(
         hits += np.bincount(part.ravel(), minlength=count)
     hits[0] = 0
     occluders = np.flatnonzero(hits > _OCCLUDER_AREA * face_area)
+    if len(occluders):
+        parts = zip(_in_bands(labels, view, tile, distances), _in_bands(image, view, tile, distances), strict=True)
+        occluders = outlined(occluders, parts, count)
     if len(occluders) == 0:
         return np.zeros_like(mask, np.int32)
     log.debug("occluders: %d blobs reach where no tile lies", len(occluders))

@@ -17,8 +17,17 @@ import numpy as np
 from vision.classify.crops import turned_half
 from vision.detect.tile_lie import QuadReader
 from vision.live.reading import Zone
-from vision.live.table_reader.row_runs import Run, laid_out, last_set_apart, misfit, row_runs, ways
-from vision.live.table_reader.seat_tiles import FaceScale, Piece, ZoneTile, frame_quad
+from vision.live.table_reader.row_runs import (
+    Run,
+    doubled,
+    laid_out,
+    last_set_apart,
+    misfit,
+    row_runs,
+    set_apart,
+    ways,
+)
+from vision.live.table_reader.seat_tiles import MELD_GAP, FaceScale, Piece, ZoneTile, frame_quad
 from vision.live.table_reader.structure import WINNING_GAP, ReadTile
 
 _NUDGES: Final = (-1 / 3, -1 / 6, 1 / 6, 1 / 3)  # an uncertain face is also cut moved this much of its width
@@ -29,6 +38,10 @@ _MOVED: Final = 0.15
 #: the winning tile (``structure.WINNING_GAP`` is the low end). A face's width or more apart, a
 #: face the detector missed lies between them.
 _SET_APART: Final = (WINNING_GAP, 0.75)
+#: Two faces of the meld row this many face widths (low, high) apart lie in two melds (the low
+#: end is where ``seat_tiles.meld_groups`` starts a new meld); a face's width or more apart, a
+#: face the detector missed lies between them.
+_MELDS_APART: Final = (MELD_GAP, 0.75)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,10 +131,19 @@ class SeatRows:
         if tiles[0].found.zone == Zone.HAND:
             # The winning tile lies half a face apart: keep the gap the faces show, bridged or not.
             found_runs = [part for run in found_runs for part in last_set_apart(run, pieces, self.scale, _SET_APART)]
+        if melds:
+            # So do the melds, apart by more than their faces' gaps (``seat_tiles.MELD_GAP``),
+            # where the run fits: its faces are then only moved, evenly, which would spread the
+            # gap. A run a face short is laid out and read afresh whole, way by way: cut at a
+            # gap, a part ends where its last face was found, and a face put in lands off its tile.
+            found_runs = [part for run in found_runs for part in self._melds_apart(run, pieces)]
+        sure = [not t.reading.uncertain for t in tiles]
         runs = []
         for run in found_runs:
             turned = [pieces[i].sideways for i in run.members]
             extra = misfit(run, pieces, self.scale)
+            if extra < 0 and not doubled(run, pieces, self.scale) and all(sure[i] for i in run.members):
+                continue  # faces read surely side by side are all there: the mask is short, not the faces many
             options = [
                 laid_out(run, way, top, self.scale, self.centre_u, owner_side=melds) for way in ways(turned, extra)
             ]
@@ -130,6 +152,12 @@ class SeatRows:
             moved = self._moved(tiles, list(zip(run.members, options[0], strict=True))) if extra == 0 else []
             runs.append(_RunPlan(run, options, extra == 0, moved))
         return _RowPlan(tiles, runs)
+
+    def _melds_apart(self, run: Run, pieces: list[Piece]) -> list[Run]:
+        """A meld row's run cut at the melds' gaps (``set_apart``) when its count fits."""
+        if misfit(run, pieces, self.scale) != 0:
+            return [run]
+        return set_apart(run, pieces, self.scale, _MELDS_APART)
 
     def _fitted_row(self, image: np.ndarray, reader: QuadReader, row: _RowPlan) -> list[ReadTile]:
         tiles = row.tiles

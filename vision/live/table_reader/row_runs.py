@@ -27,6 +27,7 @@ _BRIDGE_MM: Final = 4.0  # gaps narrower than this between tiles of one run are 
 _GAP_MM: Final = 1.0  # the usual gap between two tiles of a row
 _WIDEST_GAP_MM: Final = 3.0
 _MISFIT: Final = 0.5  # a run this many face widths longer (or shorter) than its faces holds one more (fewer)
+_DOUBLED: Final = 0.25  # two faces overlapping by this many face widths are one face found twice
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,11 +68,32 @@ def last_set_apart(run: Run, pieces: Sequence[Piece], scale: FaceScale, widths: 
     tile's, and a face's width or more is where a face the detector missed lies (the fitting's)."""
     if len(run.members) < 2:
         return [run]
-    before, last = run.members[-2], run.members[-1]
-    apart = pieces[last].left - pieces[before].right
-    if not widths[0] * scale.width < apart < widths[1] * scale.width:
-        return [run]
-    return [Run(run.left, pieces[before].right, run.members[:-1]), Run(pieces[last].left, run.right, (last,))]
+    return _cut(run, pieces, [len(run.members) - 1] if _apart(run, len(run.members) - 1, pieces, scale, widths) else [])
+
+
+def set_apart(run: Run, pieces: Sequence[Piece], scale: FaceScale, widths: tuple[float, float]) -> list[Run]:
+    """``run`` cut wherever two neighbouring faces lie ``widths`` (low, high: face widths)
+    apart: the gap between two melds, which blur can close in the mask. Laid out evenly along
+    one run, the faces would lose it, and the melds their bounds."""
+    return _cut(run, pieces, [at for at in range(1, len(run.members)) if _apart(run, at, pieces, scale, widths)])
+
+
+def _apart(run: Run, at: int, pieces: Sequence[Piece], scale: FaceScale, widths: tuple[float, float]) -> bool:
+    """Whether the run's face ``at`` lies ``widths`` (face widths) from the one before."""
+    gap = pieces[run.members[at]].left - pieces[run.members[at - 1]].right
+    return widths[0] * scale.width < gap < widths[1] * scale.width
+
+
+def _cut(run: Run, pieces: Sequence[Piece], cuts: Sequence[int]) -> list[Run]:
+    """``run`` cut before each of its faces ``cuts`` (indices into its members, ascending):
+    each part ends at its last face's right edge, the next begins at its first face's left."""
+    parts = []
+    left, first = run.left, 0
+    for at in cuts:
+        parts.append(Run(left, pieces[run.members[at - 1]].right, run.members[first:at]))
+        left, first = pieces[run.members[at]].left, at
+    parts.append(Run(left, run.right, run.members[first:]))
+    return parts
 
 
 def misfit(run: Run, pieces: Sequence[Piece], scale: FaceScale) -> int:
@@ -81,6 +103,16 @@ def misfit(run: Run, pieces: Sequence[Piece], scale: FaceScale) -> int:
     if abs(spare) < _MISFIT * scale.width:
         return 0
     return round(spare / scale.width) or (1 if spare > 0 else -1)
+
+
+def doubled(run: Run, pieces: Sequence[Piece], scale: FaceScale) -> bool:
+    """Whether two neighbouring faces of the run overlap by ``_DOUBLED`` of a face's width or
+    more: a face found twice (a box on each half of it), the one way a run holds a face too
+    many. Faces read surely that stand side by side in a run shorter than them are all there:
+    the mask missed part of one (a symbol in the felt's colour, glare), and none is to go (an
+    uncertain one may be a gap's cut on a tile's side or the felt past the run's end)."""
+    ordered = sorted((pieces[i] for i in run.members), key=lambda p: p.left)
+    return any(a.right - b.left >= _DOUBLED * scale.width for a, b in itertools.pairwise(ordered))
 
 
 def ways(sideways: Sequence[bool], extra: int) -> list[tuple[bool, ...]]:

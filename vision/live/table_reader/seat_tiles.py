@@ -32,8 +32,11 @@ from vision.live.reading import Zone
 #: point below the camera (a 16 mm tall tile under a lens 0.65-1 m up): zones reach out by it.
 PARALLAX: Final = 0.025
 _NEW_ROW: Final = 0.5  # a tile whose top lies this many face heights past its row's is in the next row
-_MELD_GAP: Final = 0.17  # faces further apart than this (tile widths) start a new meld; a meld's touch
-_ADDED_IN: Final = 0.8  # an added kan's tile ends this many face widths in from the meld row's outer edge
+MELD_GAP: Final = 0.17  # faces further apart than this (tile widths) start a new meld; a meld's touch
+#: An added kan's tile ends more than this many face widths in from the meld row's outer edge:
+#: a face's width in, less the parallax of its place on top of the turned tile (up to half a
+#: width at the table's corners); the row's own faces end at it, give or take the finds' error.
+_ADDED_IN: Final = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,9 +103,13 @@ def arrange(zone: Zone, pieces: Sequence[Piece], scale: FaceScale, wall_row_line
     if zone == Zone.HAND or not pieces:
         return [ZoneTile(zone, 0, piece) for piece in pieces]
     # An added kan's tile lies sideways on the centre side of the turned one: well in from the
-    # row's outer edge.
-    outer = max(p.bottom for p in pieces)
-    return [ZoneTile(zone, 1 if p.sideways and p.bottom < outer - _ADDED_IN * scale.width else 0, p) for p in pieces]
+    # row's outer edge. Every face of the row meets that edge, so a face that ends well in from
+    # it is no face of the row, upright or not: a cut that straddles two added tiles side by
+    # side is judged upright, and taken into the row it lengthens it by a face.
+    # The row's edge is where most faces end (a meld has one added tile to three or four in
+    # the row): the furthest out may be a find a quarter face off.
+    outer = float(np.median([p.bottom for p in pieces]))
+    return [ZoneTile(zone, 1 if p.bottom < outer - _ADDED_IN * scale.width else 0, p) for p in pieces]
 
 
 def _rows_by_top(pieces: Sequence[Piece], scale: FaceScale) -> list[int]:
@@ -146,7 +153,7 @@ def meld_groups(pieces: list[Piece], scale: FaceScale) -> list[list[Piece]]:
     widest gaps."""
     groups: list[list[Piece]] = []
     for piece in pieces:
-        if groups and piece.left - groups[-1][-1].right < _MELD_GAP * scale.width:
+        if groups and piece.left - groups[-1][-1].right < MELD_GAP * scale.width:
             groups[-1].append(piece)
         else:
             groups.append([piece])

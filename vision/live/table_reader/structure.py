@@ -68,10 +68,12 @@ def _melds(tiles: list[ReadTile]) -> tuple[SeenMeld, ...]:
     melds = []
     for index in sorted(by_meld, reverse=True):
         in_row = sorted((t for t in by_meld[index] if t.found.row == 0), key=lambda t: t.found.piece.left)
-        added = [t for t in by_meld[index] if t.found.row == 1]
+        # A meld has one added tile: of two faces over its turned tile, the surer (the other is
+        # a cut straddling its neighbour's).
+        added = max((t for t in by_meld[index] if t.found.row == 1), key=lambda t: t.reading.confidence, default=None)
         turned = [i for i, t in enumerate(in_row) if t.found.piece.sideways]
         turned_at = turned[0] if turned else None
-        melds.append(SeenMeld(tuple(t.seen() for t in in_row), turned_at, added[0].seen() if added else None))
+        melds.append(SeenMeld(tuple(t.seen() for t in in_row), turned_at, None if added is None else added.seen()))
     return tuple(melds)
 
 
