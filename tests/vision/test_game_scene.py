@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 
 import pytest
 
@@ -198,3 +199,24 @@ def test_an_exhaustive_draw_lays_the_tenpai_hands_open(logs_dir):
             hand.tiles, key=lambda t: t.kind
         )
         assert layout.seats[hand.seat].winning is None
+
+
+def test_no_table_shows_more_than_four_tiles_of_a_kind_a_robbed_kan_stays_a_pon(demo):
+    game, scenes = demo
+    for scene in scenes:
+        layout = scene.layout
+        shown = [*layout.dora_indicators, *layout.ura_indicators]
+        for seat in layout.seats:
+            shown += [*seat.pond.tiles, *seat.open_hand, *([seat.winning] if seat.winning else [])]
+            for meld in seat.melds:
+                shown += [t for i, t in enumerate(meld.tiles) if i not in meld.face_down_at]
+                shown += [meld.added] if meld.added else []
+        counts = Counter(t.kind for t in shown if t != UNKNOWN)
+        assert max(counts.values(), default=0) <= 4, (scene.after_event, counts.most_common(1))
+    robbed = [
+        (i, e) for i, e in enumerate(game.events) if isinstance(e, Hora) and isinstance(game.events[i - 1], Kakan)
+    ]
+    assert robbed  # the demo game has one: the kan's fourth tile is the winner's
+    for index, win in robbed:
+        loser = _after(scenes, index).layout.seats[win.target]
+        assert all(m.added is None or m.added.kind != win.pai.kind for m in loser.melds)

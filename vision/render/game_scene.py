@@ -144,11 +144,22 @@ def _show(table: _Table, event: GameEvent, seen: tuple[object, ...]) -> None:
         case Dora():
             table.dora.append(event.dora_marker)
         case Hora() | Ryukyoku():
+            if isinstance(event, Hora) and event.target != event.actor:
+                _robbed(table.melds[event.target], event.pai)
             for observation in seen:
                 if isinstance(observation, HandLaidOpen):
                     table.open_hands[int(observation.seat)] = _laid_open(observation)
                 elif isinstance(observation, UraIndicatorsRevealed):
                     table.ura = observation.indicators
+
+
+def _robbed(melds: list[MeldLayout], won_on: Tile) -> None:
+    """A ron on the tile an added kan lays (robbing the kan, chankan): the winner takes it, so
+    the meld stays the pon it was. A discard of that kind cannot be won on otherwise: the kan
+    holds all four."""
+    for at, meld in enumerate(melds):
+        if meld.added is not None and meld.added.kind == won_on.kind:
+            melds[at] = replace(meld, added=None)
 
 
 def called_meld(called: Tile, consumed: tuple[Tile, ...], relation: Relation) -> MeldLayout:

@@ -58,6 +58,7 @@ from vision.live.table_reader.seat_tiles import (
 )
 from vision.live.table_reader.seat_view import ViewGeometry, seat_image, view_geometry, warp_view
 from vision.live.table_reader.structure import ReadTile, seat_reading, wall_reading
+from vision.live.table_reader.tile_copies import doubted, over_counted
 from vision.live.table_reader.tile_mask import ViewMask, view_mask
 from vision.sources.frame import CameraFrame
 
@@ -395,6 +396,12 @@ class TableReader:
 
     def _assemble(self, finds: list[_SeatFind], at: float) -> TableReading:
         width = self.scale.width
+        # More than four sure faces of a kind in view: each of them may be the misread one.
+        kinds = over_counted(t.reading for f in finds for t in f.tiles if t.found.zone not in f.occluded)
+        if kinds:
+            finds = [
+                replace(f, tiles=tuple(replace(t, reading=doubted(t.reading, kinds)) for t in f.tiles)) for f in finds
+            ]
         seats = [seat_reading(f.tiles, width, f.occluded) for f in finds]
         walls = [wall_reading(f.tiles) if Zone.WALL not in f.occluded else None for f in finds]
         dora: tuple[SeenTile, ...] = ()
