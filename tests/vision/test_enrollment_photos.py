@@ -125,5 +125,5 @@ def test_a_missing_or_foreign_file_is_refused(tmp_path):
         load_set_grids(other)
     broken = tmp_path / "broken.json"
     broken.write_text("{", encoding="utf-8")
-    with pytest.raises(SetGridError, match="is not JSON"):
+    with pytest.raises(SetGridError, match=r"broken\.json: not JSON \(line 1 column 2"):
         load_set_grids(broken)

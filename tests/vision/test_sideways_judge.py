@@ -127,6 +127,9 @@ def test_a_missing_damaged_or_foreign_model_file_is_refused(tmp_path):
     with pytest.raises(SidewaysModelError, match="missing"):
         OnnxSidewaysJudge(model)
     shutil.copy(DEFAULT_JUDGE, model)
+    model.with_suffix(".json").write_text("[")
+    with pytest.raises(SidewaysModelError, match=r"sideways model metadata .*judge\.json: not JSON \(line 1 column 2"):
+        OnnxSidewaysJudge(model)
     shutil.copy(DEFAULT_JUDGE.with_suffix(".json"), model.with_suffix(".json"))
     metadata = json.loads(model.with_suffix(".json").read_text())
     metadata["input"]["size"] = 32

@@ -22,6 +22,7 @@ from typing import Any
 
 from vision.calibration.calibration import Calibration, CornersFrom
 from vision.calibration.table import PhysicalTileSize, TableGeometry
+from vision.json_file import read_json_object
 
 log = logging.getLogger(__name__)
 
@@ -30,12 +31,16 @@ VERSION = 1
 
 
 class CalibrationFileError(ValueError):
-    def __init__(self, path: Path, field: str, problem: str) -> None:
-        super().__init__(
-            f"calibration file {path}: {field}: {problem}" if field else f"calibration file {path}: {problem}"
-        )
+    """A calibration file that cannot be used; ``field`` is the one at fault ("" for the whole file)."""
+
+    def __init__(self, message: str, path: Path, field: str = "") -> None:
+        super().__init__(message)
         self.path = path
         self.field = field
+
+
+def _field_error(path: Path, field: str, problem: str) -> CalibrationFileError:
+    return CalibrationFileError(f"calibration file {path}: {field}: {problem}", path, field)
 
 
 def save_calibration(calibration: Calibration, path: Path) -> None:
@@ -54,24 +59,17 @@ def save_calibration(calibration: Calibration, path: Path) -> None:
 
 
 def load_calibration(path: Path) -> Calibration:
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise CalibrationFileError(path, "", f"cannot read it ({error.strerror})") from error
-    except json.JSONDecodeError as error:
-        raise CalibrationFileError(path, "", f"not JSON (line {error.lineno}: {error.msg})") from error
-    if not isinstance(document, dict):
-        raise CalibrationFileError(path, "", "the top level must be an object")
+    document = read_json_object(path, "calibration file", lambda message: CalibrationFileError(message, path))
     if document.get("format") != FORMAT:
-        raise CalibrationFileError(path, "format", f"must be {FORMAT!r}")
+        raise _field_error(path, "format", f"must be {FORMAT!r}")
     if document.get("version") != VERSION:
-        raise CalibrationFileError(path, "version", f"must be {VERSION} (got {document.get('version')!r})")
+        raise _field_error(path, "version", f"must be {VERSION} (got {document.get('version')!r})")
     unknown = sorted(
         set(document)
         - {"format", "version", "image_size", "corners", "corners_from", "table_mm", "tile_mm", "view_px_per_mm"}
     )
     if unknown:
-        raise CalibrationFileError(path, unknown[0], "unknown field")
+        raise _field_error(path, unknown[0], "unknown field")
     image_size = _numbers(path, document.get("image_size"), "image_size", 2)
     corner_list = _list(path, document.get("corners"), "corners", 4)
     corners = [_numbers(path, corner, f"corners[{i}]", 2) for i, corner in enumerate(corner_list)]
@@ -82,9 +80,9 @@ def load_calibration(path: Path) -> Calibration:
         corners_from = CornersFrom(str(document.get("corners_from")))
     except ValueError as error:
         choices = ", ".join(c.value for c in CornersFrom)
-        raise CalibrationFileError(path, "corners_from", f"must be one of {choices}") from error
+        raise _field_error(path, "corners_from", f"must be one of {choices}") from error
     if any(side != int(side) or side < 1 for side in image_size):
-        raise CalibrationFileError(path, "image_size", "must be two whole numbers of pixels")
+        raise _field_error(path, "image_size", "must be two whole numbers of pixels")
     field = "table_mm"
     try:
         table = TableGeometry(table_mm[0], table_mm[1], scale)
@@ -100,17 +98,17 @@ def load_calibration(path: Path) -> Calibration:
             corners_from,
         )
     except ValueError as error:
-        raise CalibrationFileError(path, field, str(error)) from error
+        raise _field_error(path, field, str(error)) from error
 
 
 def _list(path: Path, value: Any, field: str, length: int) -> list[Any]:
     if not isinstance(value, list) or len(value) != length:
-        raise CalibrationFileError(path, field, f"must be a list of {length}, got {value!r}")
+        raise _field_error(path, field, f"must be a list of {length}, got {value!r}")
     return value
 
 
 def _numbers(path: Path, value: Any, field: str, length: int) -> list[float]:
     values = _list(path, value, field, length)
     if not all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in values):
-        raise CalibrationFileError(path, field, f"must be {length} finite numbers, got {values!r}")
+        raise _field_error(path, field, f"must be {length} finite numbers, got {values!r}")
     return [float(v) for v in values]

@@ -14,6 +14,7 @@ from typing import Any, Final
 import numpy as np
 
 from vision.enrollment.head import OUTPUTS, EnrolledHead
+from vision.json_file import read_json_object
 
 FORMAT: Final = "jantaku-enrollment"
 VERSION: Final = 1
@@ -33,21 +34,11 @@ def faces_path(path: Path) -> Path:
     return path.with_suffix(".faces")
 
 
-def _read_document(path: Path) -> Any:
-    """The JSON an enrollment file holds; refused in one line when it is missing or not JSON."""
-    if not path.is_file():
-        raise EnrollmentError(f"enrollment file {path} does not exist")
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise EnrollmentError(f"enrollment file {path}: not valid JSON: {error}") from error
-
-
 def enrolled_faces_folder(path: Path) -> Path:
     """The face folder an enrollment file names (its ``faces`` entry, beside it); refused in
     one line for a file that is no enrollment or kept no faces."""
-    document = _read_document(path)
-    if not isinstance(document, dict) or document.get("format") != FORMAT:
+    document = read_json_object(path, "enrollment file", EnrollmentError)
+    if document.get("format") != FORMAT:
         raise EnrollmentError(f"enrollment file {path}: not a {FORMAT} file")
     faces = document.get("faces")
     if not isinstance(faces, str) or not faces:
@@ -72,8 +63,8 @@ def save_enrollment(path: Path, head: EnrolledHead, model_sha256: str, details: 
 
 def load_enrollment(path: Path, model_sha256: str) -> EnrolledHead:
     """The head saved at ``path``; refused unless it was made for the model with ``model_sha256``."""
-    document = _read_document(path)
-    if not isinstance(document, dict) or document.get("format") != FORMAT or document.get("version") != VERSION:
+    document = read_json_object(path, "enrollment file", EnrollmentError)
+    if document.get("format") != FORMAT or document.get("version") != VERSION:
         raise EnrollmentError(f"enrollment file {path}: not a {FORMAT} version {VERSION} file")
     if document.get("model_sha256") != model_sha256:
         raise EnrollmentError(

@@ -31,6 +31,7 @@ import numpy as np
 
 from vision.classify.labels import LABEL_COUNT, is_red_label, label_name
 from vision.geometry import angle_of_corners
+from vision.json_file import read_json_object
 
 FORMAT: Final = "jantaku-labels"
 VERSION: Final = 1
@@ -69,13 +70,8 @@ class LabelledTile:
 
 def load_labels(path: Path) -> dict[str, tuple[LabelledTile, ...]]:
     """Image file name (relative to the images folder) → its labelled tiles, in file order."""
-    if not path.is_file():
-        raise LabelFileError(f"labels file {path} does not exist")
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise LabelFileError(f"labels file {path}: not valid JSON: {error}") from error
-    if not isinstance(document, dict) or not isinstance(document.get("images"), dict):
+    document = read_json_object(path, "labels file", LabelFileError)
+    if not isinstance(document.get("images"), dict):
         raise LabelFileError(f'labels file {path}: expected an object with "images": {{file name: [tiles]}}')
     if document.get("format", FORMAT) != FORMAT or document.get("version", VERSION) != VERSION:
         raise LabelFileError(f"labels file {path}: format must be {FORMAT!r} version {VERSION}")
@@ -90,8 +86,7 @@ def load_labels(path: Path) -> dict[str, tuple[LabelledTile, ...]]:
 
 def load_ignored(path: Path) -> dict[str, tuple[tuple[float, float, float, float], ...]]:
     """Image file name → the boxes its ``ignore`` entry lists (none when the file has no ``ignore``)."""
-    document = json.loads(path.read_text(encoding="utf-8"))
-    ignore = document.get("ignore", {}) if isinstance(document, dict) else {}
+    ignore = read_json_object(path, "labels file", LabelFileError).get("ignore", {})
     if not isinstance(ignore, dict):
         raise LabelFileError(f'labels file {path}: "ignore" must be an object {{file name: [boxes]}}')
     boxes: dict[str, tuple[tuple[float, float, float, float], ...]] = {}

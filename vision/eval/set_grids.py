@@ -26,7 +26,6 @@ on every ``check`` image's other labelled cells, never on the enrolled copies th
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -38,6 +37,7 @@ import numpy as np
 
 from vision.classify.crops import turned_half
 from vision.eval.label_file import LabelFileError, label_of_name
+from vision.json_file import read_json_object
 
 FORMAT: Final = "jantaku-set-grids"
 VERSION: Final = 1
@@ -148,13 +148,8 @@ def enrolled_cells(grid: GridPhoto) -> dict[int, Cell]:
 
 def load_set_grids(path: Path) -> SetGrids:
     """A grid file; anything wrong in it is refused in one line naming the file and the entry."""
-    if not path.is_file():
-        raise SetGridError(f"grid file {path} does not exist")
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise SetGridError(f"grid file {path} is not JSON: {error}") from None
-    if not isinstance(document, dict) or document.get("format") != FORMAT or document.get("version") != VERSION:
+    document = read_json_object(path, "grid file", SetGridError)
+    if document.get("format") != FORMAT or document.get("version") != VERSION:
         raise SetGridError(f'grid file {path}: not a "{FORMAT}" file of version {VERSION}')
     images = document.get("images")
     if not isinstance(images, dict) or not images:

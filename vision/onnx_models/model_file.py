@@ -8,9 +8,10 @@ own code needs of the metadata (labels, output channels) and raises its own erro
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
 from typing import Any
+
+from vision.json_file import read_json_object
 
 
 class ModelFileError(RuntimeError):
@@ -24,10 +25,7 @@ def load_model_metadata(model_path: Path, what: str, error: type[Exception]) -> 
     metadata_path = model_path.with_suffix(".json")
     if not model_path.is_file() or not metadata_path.is_file():
         raise error(f"{what} {model_path} or its metadata {metadata_path.name} is missing")
-    try:
-        metadata: dict[str, Any] = json.loads(metadata_path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as damaged:
-        raise error(f"{metadata_path} is not valid JSON: {damaged}") from damaged
+    metadata = read_json_object(metadata_path, f"{what} metadata", error)
     digest = hashlib.sha256(model_path.read_bytes()).hexdigest()
     if metadata.get("sha256") != digest:
         raise error(f"{model_path} does not match the sha256 in {metadata_path.name}")

@@ -10,9 +10,10 @@ marks file and pointing a mark at a tile of an image.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Final
+
+from vision.json_file import read_json_object
 
 #: Where the marks files live (``models/labels/``).
 LABELS_FOLDER: Final = Path(__file__).resolve().parents[2] / "models" / "labels"
@@ -24,15 +25,12 @@ class MarksError(ValueError):
 
 def load_marks(path: Path, file_format: str) -> dict[str, Any]:
     """The ``sources`` of a marks file of ``file_format`` (version 1): source → image → marks."""
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as error:
-        raise MarksError(f"{path}: not a readable marks file: {error}") from None
-    if not isinstance(document, dict) or document.get("format") != file_format or document.get("version") != 1:
-        raise MarksError(f"{path}: not a {file_format} file (version 1)")
+    document = read_json_object(path, "marks file", MarksError)
+    if document.get("format") != file_format or document.get("version") != 1:
+        raise MarksError(f"marks file {path}: not a {file_format} file (version 1)")
     sources = document.get("sources")
     if not isinstance(sources, dict) or not all(isinstance(images, dict) for images in sources.values()):
-        raise MarksError(f"{path}: sources must be an object {{source: {{image: marks}}}}")
+        raise MarksError(f"marks file {path}: sources must be an object {{source: {{image: marks}}}}")
     return dict(sources)
 
 
