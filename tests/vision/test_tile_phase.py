@@ -2,27 +2,13 @@
 either way, with the shipped classifier on a rendered held-out table."""
 
 import numpy as np
-import pytest
 
 from vision.classify.classifier import OnnxTileClassifier
 from vision.classify.crops import shifted_quads
 from vision.classify.labels import BACK_LABEL, kind_of_label
 from vision.detect.tile_lie import TileLie
 from vision.detect.tile_phase import SHIFT, rephase
-from vision.render.renderer import RenderOptions, TileTruth, render_table
-from vision.render.tile_art import ArtStyle
-
-HELD_OUT = RenderOptions(size=(1920, 1080), style=ArtStyle.BLACK, px_per_mm=(2.2, 2.2), effects=False)
-
-
-@pytest.fixture(scope="module")
-def classifier():
-    return OnnxTileClassifier()
-
-
-@pytest.fixture(scope="module")
-def table():
-    return render_table(2_000_011, HELD_OUT)
+from vision.render.renderer import TileTruth
 
 
 def _face_up_neighbours(truths: tuple[TileTruth, ...]) -> tuple[TileTruth, TileTruth]:
@@ -35,7 +21,7 @@ def _face_up_neighbours(truths: tuple[TileTruth, ...]) -> tuple[TileTruth, TileT
             offset = second.centre - first.centre
             if second is not first and np.linalg.norm(offset - across) < 0.15 * np.linalg.norm(across):
                 return first, second
-    raise AssertionError("the table has no two face-up tiles side by side")
+    raise AssertionError("the held_out_table has no two face-up tiles side by side")
 
 
 def _lie(classifier: OnnxTileClassifier, image: np.ndarray, corners: np.ndarray) -> TileLie:
@@ -50,12 +36,12 @@ def test_shifted_quads_move_half_a_face_along_each_edge_either_way():
     )
 
 
-def test_a_quad_on_the_seam_between_two_tiles_gives_back_both(classifier, table):
-    first, second = _face_up_neighbours(table.truths)
+def test_a_quad_on_the_seam_between_two_tiles_gives_back_both(shipped_classifier, held_out_table):
+    first, second = _face_up_neighbours(held_out_table.truths)
     seam = (first.corners + second.corners) / 2
-    lie = _lie(classifier, table.image, seam)
+    lie = _lie(shipped_classifier, held_out_table.image, seam)
     assert lie.reading.uncertain  # half of two faces: the classifier must not guess
-    settled = rephase(table.image, classifier, [lie])
+    settled = rephase(held_out_table.image, shipped_classifier, [lie])
     assert len(settled) == 2
     found = sorted(settled, key=lambda s: float(np.linalg.norm(s.corners.mean(axis=0) - first.centre)))
     for lie_found, truth in zip(found, (first, second), strict=True):
@@ -65,11 +51,16 @@ def test_a_quad_on_the_seam_between_two_tiles_gives_back_both(classifier, table)
         assert not lie_found.reading.uncertain
 
 
-def test_a_shift_onto_a_tile_already_found_is_not_a_second_find(classifier, table):
-    first, second = _face_up_neighbours(table.truths)
+def test_a_shift_onto_a_tile_already_found_is_not_a_second_find(shipped_classifier, held_out_table):
+    first, second = _face_up_neighbours(held_out_table.truths)
     seam = (first.corners + second.corners) / 2
     settled = rephase(
-        table.image, classifier, [_lie(classifier, table.image, first.corners), _lie(classifier, table.image, seam)]
+        held_out_table.image,
+        shipped_classifier,
+        [
+            _lie(shipped_classifier, held_out_table.image, first.corners),
+            _lie(shipped_classifier, held_out_table.image, seam),
+        ],
     )
     centres = [s.corners.mean(axis=0) for s in settled]
     width = np.linalg.norm(first.corners[1] - first.corners[0])
@@ -77,7 +68,7 @@ def test_a_shift_onto_a_tile_already_found_is_not_a_second_find(classifier, tabl
     assert sum(np.linalg.norm(c - second.centre) < 0.2 * width for c in centres) == 1
 
 
-def test_sure_readings_are_left_as_they_are(classifier, table):
-    lies = [_lie(classifier, table.image, t.corners) for t in table.truths[:30]]
+def test_sure_readings_are_left_as_they_are(shipped_classifier, held_out_table):
+    lies = [_lie(shipped_classifier, held_out_table.image, t.corners) for t in held_out_table.truths[:30]]
     assert not any(lie.reading.uncertain for lie in lies)
-    assert rephase(table.image, classifier, lies) == tuple(lies)
+    assert rephase(held_out_table.image, shipped_classifier, lies) == tuple(lies)

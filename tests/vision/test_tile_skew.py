@@ -4,7 +4,6 @@ about its centre, with the shipped classifier on a rendered held-out table."""
 import numpy as np
 import pytest
 
-from vision.classify.classifier import OnnxTileClassifier
 from vision.classify.crops import turned_about_centre
 from vision.classify.labels import BACK_LABEL, WHITE_DRAGON_LABEL, kind_of_label
 from vision.detect.still_photo import read_found
@@ -12,20 +11,6 @@ from vision.detect.tile_lie import TileLie
 from vision.detect.tile_skew import TURNS, unskew
 from vision.find.finder import FoundTile
 from vision.geometry import angle_difference, angle_of_corners
-from vision.render.renderer import RenderOptions, render_table
-from vision.render.tile_art import ArtStyle
-
-HELD_OUT = RenderOptions(size=(1920, 1080), style=ArtStyle.BLACK, px_per_mm=(2.2, 2.2), effects=False)
-
-
-@pytest.fixture(scope="module")
-def classifier():
-    return OnnxTileClassifier()
-
-
-@pytest.fixture(scope="module")
-def table():
-    return render_table(2_000_011, HELD_OUT)
 
 
 def test_a_quad_turned_about_its_centre_keeps_its_centre_size_and_order():
@@ -40,15 +25,15 @@ def test_a_quad_turned_about_its_centre_keeps_its_centre_size_and_order():
         turned_about_centre(quad[:3], 10.0)
 
 
-def test_faces_cut_askew_read_uncertain_are_read_right_at_their_own_lie(classifier, table):
-    faces = [t for t in table.truths if t.label not in (BACK_LABEL, WHITE_DRAGON_LABEL) and not t.sideways]
+def test_faces_cut_askew_read_uncertain_are_read_right_at_their_own_lie(shipped_classifier, held_out_table):
+    faces = [t for t in held_out_table.truths if t.label not in (BACK_LABEL, WHITE_DRAGON_LABEL) and not t.sideways]
     skew = TURNS[-1]
     askew = [turned_about_centre(t.corners, -skew) for t in faces]  # the finder's axis a turn off
-    readings = classifier.classify_quads(table.image, askew)
+    readings = shipped_classifier.classify_quads(held_out_table.image, askew)
     doubtful = [(t, q, r) for t, q, r in zip(faces, askew, readings, strict=True) if r.uncertain]
     assert len(doubtful) >= 5  # cut a third of a quarter turn off, many faces read unsurely
     lies = [TileLie(q, r, sideways=False) for _, q, r in doubtful]
-    settled = unskew(table.image, classifier, lies)
+    settled = unskew(held_out_table.image, shipped_classifier, lies)
     assert len(settled) == len(lies)
     right = 0
     for (truth, _, _), lie in zip(doubtful, settled, strict=True):
@@ -58,20 +43,20 @@ def test_faces_cut_askew_read_uncertain_are_read_right_at_their_own_lie(classifi
     assert right >= 0.8 * len(doubtful)
 
 
-def test_sure_readings_are_left_as_they_are(classifier, table):
-    truths = table.truths[:30]
-    readings = classifier.classify_quads(table.image, [t.corners for t in truths])
+def test_sure_readings_are_left_as_they_are(shipped_classifier, held_out_table):
+    truths = held_out_table.truths[:30]
+    readings = shipped_classifier.classify_quads(held_out_table.image, [t.corners for t in truths])
     lies = [TileLie(t.corners, r, sideways=False) for t, r in zip(truths, readings, strict=True)]
     assert not any(lie.reading.uncertain for lie in lies)
-    assert unskew(table.image, classifier, lies) == tuple(lies)
+    assert unskew(held_out_table.image, shipped_classifier, lies) == tuple(lies)
 
 
-def test_a_tile_no_turn_reads_surely_stays_as_it_was(classifier, table):
-    felt = np.array([[5.0, 5.0], [35.0, 5.0], [35.0, 45.0], [5.0, 45.0]])  # the table's bare corner
-    (reading,) = classifier.classify_quads(table.image, [felt])
+def test_a_tile_no_turn_reads_surely_stays_as_it_was(shipped_classifier, held_out_table):
+    felt = np.array([[5.0, 5.0], [35.0, 5.0], [35.0, 45.0], [5.0, 45.0]])  # the held_out_table's bare corner
+    (reading,) = shipped_classifier.classify_quads(held_out_table.image, [felt])
     assert reading.uncertain
     lie = TileLie(felt, reading, sideways=False)
-    assert unskew(table.image, classifier, [lie]) == (lie,)
+    assert unskew(held_out_table.image, shipped_classifier, [lie]) == (lie,)
 
 
 class _KeepingJudge:
@@ -81,14 +66,16 @@ class _KeepingJudge:
         return list(quads), list(calls)
 
 
-def test_read_found_re_cuts_askew_tiles_unless_told_not_to_or_given_row_axes(classifier, table):
-    faces = [t for t in table.truths if t.label not in (BACK_LABEL, WHITE_DRAGON_LABEL) and not t.sideways]
+def test_read_found_re_cuts_askew_tiles_unless_told_not_to_or_given_row_axes(shipped_classifier, held_out_table):
+    faces = [t for t in held_out_table.truths if t.label not in (BACK_LABEL, WHITE_DRAGON_LABEL) and not t.sideways]
     askew = [turned_about_centre(t.corners, -TURNS[-1]) for t in faces]
     found = [FoundTile(quad, False) for quad in askew]
     judge = _KeepingJudge()
-    default = read_found(table.image, classifier, found, judge)
-    not_told = read_found(table.image, classifier, found, judge, unskew_doubtful=False)
-    with_axes = read_found(table.image, classifier, found, judge, row_axes=[angle_of_corners(q) for q in askew])
+    default = read_found(held_out_table.image, shipped_classifier, found, judge)
+    not_told = read_found(held_out_table.image, shipped_classifier, found, judge, unskew_doubtful=False)
+    with_axes = read_found(
+        held_out_table.image, shipped_classifier, found, judge, row_axes=[angle_of_corners(q) for q in askew]
+    )
 
     def read_right(detections):
         return sum(kind_of_label(d.label) == kind_of_label(t.label) for d, t in zip(detections, faces, strict=True))
