@@ -50,6 +50,7 @@ def test_a_bad_pixel_aspect_is_refused_naming_it(text, complaint):
 def test_common_aspects_have_their_frame_shapes_names():
     assert [pixel_aspect_name(a) for a in COMMON_PIXEL_ASPECTS] == ["1", "16:9", "4:3", "3:4", "9:16"]
     assert pixel_aspect_name(1.5) == "1.5"
+    assert [pixel_aspect_name(a) for a in (5.5, 1 / 12, 12.0)] == ["5.5:1", "1:12", "12:1"]
 
 
 def _detection(corners: np.ndarray, confidence: float, face_score: float | None = None) -> Detection:

@@ -76,10 +76,16 @@ def parse_pixel_aspect(text: str) -> float | None:
 
 
 def pixel_aspect_name(pixel_aspect: float) -> str:
-    """``16:9`` for a common frame shape's squeeze, ``1`` for square pixels, else the number."""
+    """``16:9`` for a common frame shape's squeeze, ``1`` for square pixels, ``5.5:1`` or
+    ``1:5.5`` for a strip's, else the number."""
     for width, height in ((1, 1), (16, 9), (4, 3), (3, 4), (9, 16)):
         if abs(pixel_aspect - width / height) < 1e-3:
             return "1" if width == height else f"{width}:{height}"
+    for strip in STRIP_PIXEL_ASPECTS:
+        if abs(pixel_aspect - strip) < 1e-3:
+            return f"{strip:g}:1"
+        if abs(pixel_aspect * strip - 1) < 1e-3:
+            return f"1:{strip:g}"
     return f"{pixel_aspect:.3g}"
 
 
