@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from vision.classify.classifier import OnnxTileClassifier, TileReading
-from vision.classify.crops import quarter_turned, turned_half
+from vision.classify.crops import quarter_turned, shifted_quads, turned_half
 from vision.classify.labels import BACK_LABEL, WHITE_DRAGON_LABEL
 from vision.detect.still_photo import detect_tiles
-from vision.detect.tile_lie import ROW_REACH, TURN_MARGIN, in_a_row, settle_lies, turn_wanted
+from vision.detect.tile_lie import NUDGE, PLAIN_LABELS, ROW_REACH, TURN_MARGIN, in_a_row, settle_lies, turn_wanted
 from vision.eval.matching import match_quads
 from vision.find.learnt import LearntTileFinder
 from vision.geometry import angle_difference, angle_of_corners
@@ -197,3 +197,65 @@ def test_a_turn_read_as_a_plain_face_fixes_the_crop_but_not_the_sideways_call(la
     assert _axis_difference(lies[3].corners, row[0]) < 1  # turned back upright either way
     assert lies[3].sideways is flipped
     assert not any(lie.sideways for lie in lies[:3])
+
+
+class _ReadsByHash:
+    """A classifier whose every crop reads a confidence drawn from its quad's corners (less
+    surely standing upright in the image than lying across), and that counts its crops."""
+
+    def __init__(self, salt: int):
+        self.salt = salt
+        self.crops = 0
+
+    def classify_quads(self, image, quads):
+        self.crops += len(quads)
+        readings = []
+        for quad in quads:
+            seed = abs(hash((self.salt, np.asarray(quad, np.float32).tobytes())))
+            upright = np.ptp(quad[:, 1]) > np.ptp(quad[:, 0])
+            choices = [0.1, 0.3, 0.5, 0.65] if upright else [0.1, 0.4, 0.6, 0.9, 1.0]
+            confidence = float(np.random.default_rng(seed).choice(choices))
+            readings.append(TileReading(label=seed % 30, confidence=confidence, upside_down=False, uncertain=False))
+        return tuple(readings)
+
+
+def _settled_reading_every_cut(classifier, quads, found_sideways):
+    """What settling decides, each doubtful find's nudged cuts read whether or not a turned
+    cut can win: the way of each find and its cut, its reading and its sideways call."""
+    as_found = classifier.classify_quads(None, quads)
+    flips = in_a_row(quads)
+    settled = []
+    for i, (quad, reading) in enumerate(zip(quads, as_found, strict=True)):
+        if reading.confidence + TURN_MARGIN >= 1.0:
+            settled.append((quad, reading, found_sideways[i]))
+            continue
+        ways = []
+        for cut in (quad, quarter_turned(quad)):
+            cuts = [cut, *shifted_quads(cut, NUDGE)]
+            readings = classifier.classify_quads(None, cuts)
+            best = max(range(len(cuts)), key=lambda k: readings[k].confidence)
+            ways.append((cuts[best], readings[best]))
+        if turn_wanted(ways[0][1], ways[1][1]):
+            flip = bool(flips[i]) and ways[1][1].label not in PLAIN_LABELS
+            settled.append((ways[1][0], ways[1][1], found_sideways[i] != flip))
+        else:
+            settled.append((quad, reading, found_sideways[i]))
+    return settled
+
+
+@pytest.mark.parametrize("salt", range(6))
+def test_settling_decides_as_if_every_nudged_cut_were_read_with_fewer_crops(salt):
+    """A doubtful find's nudged cuts are read only where its turned cut can still win: the
+    lies are those of reading them all, and fewer crops are cut."""
+    quads = [_portrait((40.0 + 31.0 * k, 60.0 + 50.0 * (k % 3)), long=40.0, short=30.0) for k in range(40)]
+    calls = [k % 5 == 0 for k in range(40)]
+    settling = _ReadsByHash(salt)
+    lies = settle_lies(np.zeros((1, 1, 3), np.uint8), settling, quads, calls)
+    everything = _ReadsByHash(salt)
+    expected = _settled_reading_every_cut(everything, quads, calls)
+    for lie, (cut, reading, sideways) in zip(lies, expected, strict=True):
+        np.testing.assert_array_equal(lie.corners, cut)
+        assert (lie.reading, lie.sideways) == (reading, sideways)
+    turns = sum(not np.array_equal(lie.corners, quad) for lie, quad in zip(lies, quads, strict=True))
+    assert 0 < turns < len(quads)
+    assert settling.crops < everything.crops - 40
