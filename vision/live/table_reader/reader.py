@@ -196,7 +196,7 @@ class TableReader:
         read = self._read_finds(image, reads, finds)
         fitted = self._fitted(image, reads, masks, read)
         # Where tile shows that no fitted face covers, the detector missed a face: cut one there.
-        gaps = self._gaps(masks, occluders, [tile.quad for tiles in fitted for tile in tiles])
+        gaps = self._gaps(masks, occluders, fitted)
         if gaps:
             # Every fitted face goes again, also a meld's tile that no meld took for want of
             # the face a gap now gives it (a closed kan's back beside a missed face).
@@ -305,10 +305,10 @@ class TableReader:
         points = np.concatenate([corners.reshape(-1, 1, 2) for corners in quads]).astype(np.float64)
         return np.asarray(cv2.perspectiveTransform(points, self.view.frame_to_view).reshape(-1, 4, 2))
 
-    def _gaps(self, masks: ViewMask, occluders: np.ndarray, quads: list[np.ndarray]) -> list[_Find]:
-        """Faces where a zone holds tile that no placed face (``quads``, frame pixels) covers (``gaps``)."""
+    def _gaps(self, masks: ViewMask, occluders: np.ndarray, fitted: list[list[ReadTile]]) -> list[_Find]:
+        """Faces where a zone holds tile that no placed face (``fitted``, each seat's) covers (``gaps``)."""
         covered = np.zeros_like(masks.tiles)
-        for quad in self._view_quads(quads):
+        for quad in self._view_quads([tile.quad for tiles in fitted for tile in tiles]):
             _fill_quad(covered, quad)
         margin = max(round(2 * _FOUND_MARGIN_MM * self.view.px_per_mm) + 1, 1)
         covered = cv2.dilate(covered, np.ones((margin, margin), np.uint8))
@@ -329,7 +329,9 @@ class TableReader:
                     continue
                 parts = [np.ascontiguousarray(image[lines, columns]) for image in images]
                 origin = (columns.start or 0, lines.start or 0)
-                search = GapSearch(parts[0], parts[1], parts[2], origin, _MOST_ROWS[zone], face_level)
+                edge = _meld_row_edge(fitted[seat]) if zone == Zone.MELDS else None
+                row_edge = None if edge is None else edge - origin[1]
+                search = GapSearch(parts[0], parts[1], parts[2], origin, _MOST_ROWS[zone], face_level, row_edge)
                 upright = zone in _UPRIGHT_ZONES
                 for piece in gap_faces(search, self.scale):
                     face = _upright(piece, self.scale) if upright else piece
@@ -447,6 +449,12 @@ def _melds_grouped(tiles: list[ReadTile], scale: FaceScale) -> list[ReadTile]:
     grouped = group_melds([t.found for t in melds], scale)
     kept = [replace(t, found=found) for t, found in zip(melds, grouped, strict=True) if found is not None]
     return [t for t in tiles if t.found.zone != Zone.MELDS] + kept
+
+
+def _meld_row_edge(tiles: list[ReadTile]) -> float | None:
+    """The seat-image line where the meld row's faces end (``seat_tiles.arrange``'s), if any lies there."""
+    ends = [t.found.piece.bottom for t in tiles if t.found.zone == Zone.MELDS and t.found.row == 0]
+    return float(np.median(ends)) if ends else None
 
 
 def _upright(piece: Piece, scale: FaceScale) -> Piece:

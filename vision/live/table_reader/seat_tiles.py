@@ -39,7 +39,7 @@ MELD_GAP: Final = 0.17  # faces further apart than this (tile widths) start a ne
 #: An added kan's tile ends more than this many face widths in from the meld row's outer edge:
 #: a face's width in, less the parallax of its place on top of the turned tile (up to half a
 #: width at the table's corners); the row's own faces end at it, give or take the finds' error.
-_ADDED_IN: Final = 0.5
+ADDED_IN: Final = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +112,7 @@ def arrange(zone: Zone, pieces: Sequence[Piece], scale: FaceScale, wall_row_line
     # The row's edge is where most faces end (a meld has one added tile to three or four in
     # the row): the furthest out may be a find a quarter face off.
     outer = float(np.median([p.bottom for p in pieces]))
-    return [ZoneTile(zone, 1 if p.bottom < outer - _ADDED_IN * scale.width else 0, p) for p in pieces]
+    return [ZoneTile(zone, 1 if p.bottom < outer - ADDED_IN * scale.width else 0, p) for p in pieces]
 
 
 def _rows_by_top(pieces: Sequence[Piece], scale: FaceScale) -> list[int]:
