@@ -292,3 +292,31 @@ def test_two_melds_whose_gap_blur_bridged_are_fitted_apart_and_stay_two():
     (row,) = SeatRows(np.eye(3), SCALE, centre_u=1000.0).planned(mask, short).rows
     assert [len(run.run.members) for run in row.runs] == [6]
     assert {len(way) for way in row.runs[0].options} == {7}
+
+
+def test_a_cut_straddling_two_pond_rows_joins_one_and_takes_no_face_of_the_next_into_a_row_of_its_own():
+    """A find halfway between rows 1 and 2 (seed 3 000 010 with effects): begun at its top, it
+    started a row, and row 2's first face, a little higher than the rest, went into it."""
+    rows = [row_of(6, 10, 20), row_of(6, 10, 20 + H + 3), row_of(7, 10, 20 + 2 * (H + 3))]
+    rows[2][1] = replace(rows[2][1], top=rows[2][1].top - 2, bottom=rows[2][1].bottom - 2)
+    straddling = centred_piece(rows[2][1].right, 20 + 1.5 * (H + 3) + H / 2, False, SCALE)
+    faces = [face for row in rows for face in row] + [straddling]
+    placed = arrange(Zone.POND, faces, SCALE, wall_row_line=0.0)
+    assert [tile.row for tile in placed[:19]] == [0] * 6 + [1] * 6 + [2] * 7
+    assert placed[19].row in (1, 2)
+
+
+def test_a_gap_in_the_added_row_is_cut_sideways_however_deep_its_strip():
+    """An added tile the detector missed (seed 3 000 024 with effects): its side and its
+    parallax on top of the turned tile make its strip in the mask deeper than a face is wide
+    and longer than one is high; cut by its depth alone, it gave two upright faces."""
+    outer = 250.0  # where the meld row's faces end
+    strip = Piece(100, 100 + 1.85 * W, outer - W - H, outer - W, False)
+    residual = painted([strip])
+    (face,) = gap_faces(replace(search_of(residual, max_rows=2), row_edge=outer), SCALE)
+    assert face.sideways
+    assert face.bottom == pytest.approx(strip.bottom + 2000, abs=1)
+    # A gap at the row's edge is the row's: cut by its depth as before.
+    in_row = painted([Piece(100, 100 + W, outer - H, outer, False)])
+    (face,) = gap_faces(replace(search_of(in_row, max_rows=2), row_edge=outer), SCALE)
+    assert not face.sideways

@@ -8,7 +8,9 @@ the slivers a face's box leaves along its edges are thinner), each piece of gap 
 a face in area is cut into faces by its size: as many rows as its depth holds faces' heights,
 as many faces along each as its length holds, each face against the row's outer edge (where
 a face meets the felt; its side shows on the centre side). A row only a face's width deep
-holds sideways faces (a riichi tile, a called tile, an added kan's). Faces that are not
+holds sideways faces (a riichi tile, a called tile, an added kan's), and so does a gap in
+a meld zone's added row, ending well in from the meld row's outer edge, whatever its depth
+(an added tile's side and its parallax on top of the turned tile deepen it). Faces that are not
 mostly tile, or darker than the placed faces (felt in a shadow), are dropped. The rest go
 through the same reading as the detector's finds: the sideways judge and the classifier
 settle which way each lies.
@@ -23,7 +25,7 @@ from typing import Final
 import cv2
 import numpy as np
 
-from vision.live.table_reader.seat_tiles import FaceScale, Piece
+from vision.live.table_reader.seat_tiles import ADDED_IN, FaceScale, Piece
 
 _OPEN: Final = 0.5  # the opening's square, in face widths
 _LEAST_AREA: Final = 0.5  # a gap smaller than this many faces' area is no tile
@@ -39,7 +41,8 @@ class GapSearch:
     """One zone of one seat's upright image: ``residual`` (uint8 0/1: tile no find covers),
     ``mask`` (uint8 0/1: tile) and ``gray``, the part of the seat image whose top-left pixel
     lies at ``origin`` (u, v); ``max_rows``: the most rows the zone holds; ``face_level``: the
-    found faces' usual body grey."""
+    found faces' usual body grey; ``row_edge``: a meld zone's, the line of its part where the
+    meld row's faces end (None elsewhere, or where no face of the row was placed)."""
 
     residual: np.ndarray
     mask: np.ndarray
@@ -47,11 +50,12 @@ class GapSearch:
     origin: tuple[int, int]
     max_rows: int
     face_level: float
+    row_edge: float | None = None
 
 
 def gap_faces(search: GapSearch, scale: FaceScale) -> Iterator[Piece]:
     """Faces (seat-image pixels) for the gaps in a zone: solid tile, as light as a face."""
-    for piece in _gap_pieces(search.residual, search.max_rows, scale):
+    for piece in _gap_pieces(search.residual, search.max_rows, scale, search.row_edge):
         rows = slice(max(round(piece.top), 0), max(round(piece.bottom), 1))
         columns = slice(max(round(piece.left), 0), max(round(piece.right), 1))
         inside = search.mask[rows, columns]
@@ -63,7 +67,7 @@ def gap_faces(search: GapSearch, scale: FaceScale) -> Iterator[Piece]:
         yield Piece(piece.left + u, piece.right + u, piece.top + v, piece.bottom + v, piece.sideways)
 
 
-def _gap_pieces(residual: np.ndarray, max_rows: int, scale: FaceScale) -> Iterator[Piece]:
+def _gap_pieces(residual: np.ndarray, max_rows: int, scale: FaceScale, row_edge: float | None) -> Iterator[Piece]:
     side = max(round(_OPEN * scale.width), 1)
     opened = cv2.morphologyEx(residual, cv2.MORPH_OPEN, np.ones((side, side), np.uint8))
     if not cv2.countNonZero(opened):
@@ -74,11 +78,15 @@ def _gap_pieces(residual: np.ndarray, max_rows: int, scale: FaceScale) -> Iterat
         left, top, length, depth, area = (int(v) for v in stats[label, :5])
         if area < _LEAST_AREA * face_area or min(length, depth) < _LEAST_SIDE * scale.width:
             continue
-        yield from _faces((left, left + length, top, top + depth), scale, max_rows)
+        added_row = row_edge is not None and top + depth < row_edge - ADDED_IN * scale.width
+        yield from _faces((left, left + length, top, top + depth), scale, 1 if added_row else max_rows, added_row)
 
 
-def _faces(box: tuple[float, float, float, float], scale: FaceScale, max_rows: int) -> Iterator[Piece]:
-    """A gap's bounding box (left, right, top, bottom) cut into faces."""
+def _faces(
+    box: tuple[float, float, float, float], scale: FaceScale, max_rows: int, added_row: bool = False
+) -> Iterator[Piece]:
+    """A gap's bounding box (left, right, top, bottom) cut into faces; ``added_row``: it lies in
+    a meld zone's added row, whose tiles lie sideways."""
     left, right, top, bottom = box
     length, depth = right - left, bottom - top
     rows = int(np.clip(round(depth / scale.height), 1, max_rows))
@@ -86,7 +94,7 @@ def _faces(box: tuple[float, float, float, float], scale: FaceScale, max_rows: i
     for row in range(rows):
         outer = bottom - row * pitch
         # A row no deeper than a face is wide holds sideways faces (a riichi tile, a called one).
-        sideways = pitch < (scale.width + scale.height) / 2
+        sideways = added_row or pitch < (scale.width + scale.height) / 2
         along, across = (scale.height, scale.width) if sideways else (scale.width, scale.height)
         count = max(round(length / along), 1)
         step = length / count

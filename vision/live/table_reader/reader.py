@@ -45,6 +45,7 @@ from vision.live.table_reader.gaps import GapSearch, gap_faces
 from vision.live.table_reader.outlines import outlined
 from vision.live.table_reader.row_fitting import SeatRows
 from vision.live.table_reader.seat_tiles import (
+    ADDED_IN,
     PARALLAX,
     FaceScale,
     Piece,
@@ -196,7 +197,7 @@ class TableReader:
         read = self._read_finds(image, reads, finds)
         fitted = self._fitted(image, reads, masks, read)
         # Where tile shows that no fitted face covers, the detector missed a face: cut one there.
-        gaps = self._gaps(masks, occluders, [tile.quad for tiles in fitted for tile in tiles])
+        gaps = self._gaps(masks, occluders, fitted)
         if gaps:
             # Every fitted face goes again, also a meld's tile that no meld took for want of
             # the face a gap now gives it (a closed kan's back beside a missed face).
@@ -305,10 +306,15 @@ class TableReader:
         points = np.concatenate([corners.reshape(-1, 1, 2) for corners in quads]).astype(np.float64)
         return np.asarray(cv2.perspectiveTransform(points, self.view.frame_to_view).reshape(-1, 4, 2))
 
-    def _gaps(self, masks: ViewMask, occluders: np.ndarray, quads: list[np.ndarray]) -> list[_Find]:
-        """Faces where a zone holds tile that no placed face (``quads``, frame pixels) covers (``gaps``)."""
+    def _gaps(self, masks: ViewMask, occluders: np.ndarray, fitted: list[list[ReadTile]]) -> list[_Find]:
+        """Faces where a zone holds tile that no placed face (``fitted``, each seat's) covers
+        (``gaps``). An added kan's tile covers none: on top of the turned tile, it is seen
+        further out, over most of it, and what shows of a turned tile the detector missed
+        under it is a strip thinner than a gap's least side. A gap's face in the added row on
+        a placed added tile is that tile (``_on_added_tile``)."""
         covered = np.zeros_like(masks.tiles)
-        for quad in self._view_quads(quads):
+        covering = [tile.quad for tiles in fitted for tile in tiles if not _added(tile)]
+        for quad in self._view_quads(covering):
             _fill_quad(covered, quad)
         margin = max(round(2 * _FOUND_MARGIN_MM * self.view.px_per_mm) + 1, 1)
         covered = cv2.dilate(covered, np.ones((margin, margin), np.uint8))
@@ -329,15 +335,28 @@ class TableReader:
                     continue
                 parts = [np.ascontiguousarray(image[lines, columns]) for image in images]
                 origin = (columns.start or 0, lines.start or 0)
-                search = GapSearch(parts[0], parts[1], parts[2], origin, _MOST_ROWS[zone], face_level)
+                edge = _meld_row_edge(fitted[seat]) if zone == Zone.MELDS else None
+                row_edge = None if edge is None else edge - origin[1]
+                search = GapSearch(parts[0], parts[1], parts[2], origin, _MOST_ROWS[zone], face_level, row_edge)
                 upright = zone in _UPRIGHT_ZONES
                 for piece in gap_faces(search, self.scale):
                     face = _upright(piece, self.scale) if upright else piece
+                    if zone == Zone.MELDS and self._on_added_tile(face, fitted[seat]):
+                        continue
                     quad = frame_quad(face, self._seat_to_frame[seat])
                     gaps.append(_Find(seat, FoundTile(quad, face.sideways), lie_known=upright))
         if gaps:
             log.debug("%d faces cut where the detector found none", len(gaps))
         return gaps
+
+    def _on_added_tile(self, face: Piece, tiles: list[ReadTile]) -> bool:
+        """Whether a gap's face in a seat's meld zone lies in the added row (``seat_tiles.arrange``)
+        on a placed added tile (``_SAME_TILE``): that tile, which covers nothing for the gaps.
+        A face at the row's edge is the row's, the turned tile under it."""
+        edge = _meld_row_edge(tiles)
+        if edge is None or face.bottom >= edge - ADDED_IN * self.scale.width:
+            return False
+        return any(_overlap(face, tile.found.piece) > _SAME_TILE for tile in tiles if _added(tile))
 
     def _row_axes_of(self, seats: Sequence[int], quads: Sequence[np.ndarray]) -> list[float]:
         """``_row_axes_at`` each quad's centre (frame pixels) in its seat's image."""
@@ -447,6 +466,17 @@ def _melds_grouped(tiles: list[ReadTile], scale: FaceScale) -> list[ReadTile]:
     grouped = group_melds([t.found for t in melds], scale)
     kept = [replace(t, found=found) for t, found in zip(melds, grouped, strict=True) if found is not None]
     return [t for t in tiles if t.found.zone != Zone.MELDS] + kept
+
+
+def _added(tile: ReadTile) -> bool:
+    """Whether a placed tile lies in a meld zone's added row (an added kan's tile)."""
+    return tile.found.zone == Zone.MELDS and tile.found.row == 1
+
+
+def _meld_row_edge(tiles: list[ReadTile]) -> float | None:
+    """The seat-image line where the meld row's faces end (``seat_tiles.arrange``'s), if any lies there."""
+    ends = [t.found.piece.bottom for t in tiles if t.found.zone == Zone.MELDS and t.found.row == 0]
+    return float(np.median(ends)) if ends else None
 
 
 def _upright(piece: Piece, scale: FaceScale) -> Piece:

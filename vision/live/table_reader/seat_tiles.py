@@ -31,12 +31,15 @@ from vision.live.reading import Zone
 #: A tile's top is seen this much bigger than its footprint, and this far out per mm from the
 #: point below the camera (a 16 mm tall tile under a lens 0.65-1 m up): zones reach out by it.
 PARALLAX: Final = 0.025
-_NEW_ROW: Final = 0.5  # a tile whose top lies this many face heights past its row's is in the next row
+_SAME_LINE: Final = 0.25  # pond faces whose tops lie this many face heights apart or less begin at one line
+#: Pond rows lie a face's height and a gap apart: a line of tops nearer another than this many
+#: heights is no row's.
+_ROW_PITCH: Final = 0.75
 MELD_GAP: Final = 0.17  # faces further apart than this (tile widths) start a new meld; a meld's touch
 #: An added kan's tile ends more than this many face widths in from the meld row's outer edge:
 #: a face's width in, less the parallax of its place on top of the turned tile (up to half a
 #: width at the table's corners); the row's own faces end at it, give or take the finds' error.
-_ADDED_IN: Final = 0.5
+ADDED_IN: Final = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,23 +112,51 @@ def arrange(zone: Zone, pieces: Sequence[Piece], scale: FaceScale, wall_row_line
     # The row's edge is where most faces end (a meld has one added tile to three or four in
     # the row): the furthest out may be a find a quarter face off.
     outer = float(np.median([p.bottom for p in pieces]))
-    return [ZoneTile(zone, 1 if p.bottom < outer - _ADDED_IN * scale.width else 0, p) for p in pieces]
+    return [ZoneTile(zone, 1 if p.bottom < outer - ADDED_IN * scale.width else 0, p) for p in pieces]
 
 
 def _rows_by_top(pieces: Sequence[Piece], scale: FaceScale) -> list[int]:
     """Pond rows, 0 nearest the centre: every tile of a row begins at its top line (a riichi
-    tile lies against the row's centre side)."""
+    tile lies against the row's centre side). Tops close together (``_SAME_LINE``) share a
+    line; a line nearer another than rows lie apart (``_ROW_PITCH``) is no row of its own: a
+    cut straddling two rows, or a face found off its row, whose faces join the nearer line of
+    the two. (Rows begun at their first face's top, a cut straddling two rows began a row and
+    took the next row's first face into it.)"""
     order = sorted(range(len(pieces)), key=lambda i: pieces[i].top)
-    rows = [0] * len(pieces)
-    row, row_top = 0, None
+    lines: list[list[int]] = []
     for i in order:
-        if row_top is not None and pieces[i].top - row_top > _NEW_ROW * scale.height:
-            row += 1
-            row_top = pieces[i].top
-        elif row_top is None:
-            row_top = pieces[i].top
-        rows[i] = row
+        if lines and pieces[i].top - pieces[lines[-1][-1]].top <= _SAME_LINE * scale.height:
+            lines[-1].append(i)
+        else:
+            lines.append([i])
+    while (stray := _stray_line(lines, pieces, scale)) is not None:
+        index, into = stray
+        members = lines.pop(index)
+        lines[into - 1 if into > index else into] += members
+    rows = [0] * len(pieces)
+    for row, members in enumerate(lines):
+        for i in members:
+            rows[i] = row
     return rows
+
+
+def _stray_line(lines: list[list[int]], pieces: Sequence[Piece], scale: FaceScale) -> tuple[int, int] | None:
+    """The line with fewest faces that lies nearer a neighbour than rows lie apart, and the
+    neighbour it joins (the nearer); ``None`` when every line is a row's."""
+    tops = [float(np.median([pieces[i].top for i in members])) for members in lines]
+    strays = []
+    for index in range(len(lines)):
+        near = [
+            (abs(tops[other] - tops[index]), other)
+            for other in (index - 1, index + 1)
+            if 0 <= other < len(lines) and abs(tops[other] - tops[index]) < _ROW_PITCH * scale.height
+        ]
+        if near:
+            strays.append((len(lines[index]), index, min(near)[1]))
+    if not strays:
+        return None
+    _, index, into = min(strays)
+    return index, into
 
 
 def group_melds(tiles: Sequence[ZoneTile], scale: FaceScale) -> list[ZoneTile | None]:
