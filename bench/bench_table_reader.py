@@ -7,7 +7,8 @@ corners, read with the shipped ONNX classifier.
 
 Prints frame → ``TableReading`` time (median, p95; wall clock, and the process's CPU time,
 which other work on a shared machine disturbs less), per-tile classification accuracy and
-sideways accuracy (over the tiles the reader placed where a drawn tile lies), and the rate of
+sideways accuracy (over the tiles the reader placed where a drawn tile lies; and of those, how
+many are read wrong and not marked uncertain: what a referee would act on), and the rate of
 tables whose structure is read exactly: per part (ponds with the riichi tile, melds, open
 hands with the winning tile, dora and ura) and whole. ``--clean`` renders without camera
 effects (no blur, glare, noise or JPEG). Seeds 3 000 000+ are apart from training.
@@ -51,7 +52,7 @@ def main() -> None:
     profile = cProfile.Profile() if args.profile else None
     times: list[float] = []
     cpu_times: list[float] = []
-    tiles = correct = sideways_right = 0
+    tiles = correct = sideways_right = surely_wrong = 0
     exact = {"ponds": 0, "melds": 0, "hands": 0, "indicators": 0, "whole": 0}
     for index in range(args.tables):
         seed = FIRST_SEED + index
@@ -79,6 +80,7 @@ def main() -> None:
         tiles += placed[0]
         correct += placed[1]
         sideways_right += placed[2]
+        surely_wrong += placed[3]
     count = args.tables
     print(f"table reader: {count} tables, style {args.style}, {'clean' if args.clean else 'camera effects'}")
     print(
@@ -86,7 +88,10 @@ def main() -> None:
         f"p95 {np.percentile(times, 95) * 1000:.0f} ms; "
         f"CPU median {statistics.median(cpu_times) * 1000:.0f} ms, p95 {np.percentile(cpu_times, 95) * 1000:.0f} ms"
     )
-    print(f"tiles placed on a drawn tile: {tiles}; label right {correct / max(tiles, 1):.4f}")
+    print(
+        f"tiles placed on a drawn tile: {tiles}; label right {correct / max(tiles, 1):.4f}; "
+        f"read wrong and not marked uncertain {surely_wrong}"
+    )
     print(f"sideways right {sideways_right / max(tiles, 1):.4f}")
     print(
         "exact per table: "
@@ -138,20 +143,22 @@ def _print_differences(seed: int, found: tuple[str, ...]) -> None:
         print(f"  {difference}")
 
 
-def _placed_tiles(reader: TableReader, rendered: RenderedTable) -> tuple[int, int, int]:
-    """(tiles whose crop's centre lies inside a drawn tile's face, labels right, sideways right)."""
+def _placed_tiles(reader: TableReader, rendered: RenderedTable) -> tuple[int, int, int, int]:
+    """(tiles whose crop's centre lies inside a drawn tile's face, labels right, sideways right,
+    labels wrong that the reading does not mark uncertain: what a referee would act on)."""
     placed = reader.placed_tiles(rendered.image)
     faces = [(truth, truth.corners.astype(np.float32).reshape(-1, 1, 2)) for truth in rendered.truths]
-    count = right = sideways = 0
+    count = right = sideways = surely_wrong = 0
     for tile in placed:
         centre = tile.quad.mean(axis=0)
         for truth, outline in faces:
             if cv2.pointPolygonTest(outline, (float(centre[0]), float(centre[1])), measureDist=False) >= 0:
                 count += 1
                 right += tile.reading.label == truth.label
+                surely_wrong += tile.reading.label != truth.label and not tile.reading.uncertain
                 sideways += tile.sideways == truth.sideways
                 break
-    return count, right, sideways
+    return count, right, sideways, surely_wrong
 
 
 if __name__ == "__main__":

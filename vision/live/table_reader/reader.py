@@ -165,14 +165,14 @@ class TableReader:
 
     def read_image(self, image: np.ndarray, at: float = 0.0) -> TableReading:
         """The reading of a BGR uint8 frame of the calibration's size (``ValueError`` otherwise)."""
-        return self._assemble(self._read_tiles(image), at)
+        return self._assemble(_checked_against_the_set(self._read_tiles(image)), at)
 
     def placed_tiles(self, image: np.ndarray) -> list[PlacedReading]:
         """Every tile the reading is made of, where its crop was cut in the frame: for the
         benchmark and debugging."""
         return [
             PlacedReading(tile.quad, tile.reading, tile.found.piece.sideways)
-            for find in self._read_tiles(image)
+            for find in _checked_against_the_set(self._read_tiles(image))
             for tile in find.tiles
         ]
 
@@ -415,12 +415,6 @@ class TableReader:
 
     def _assemble(self, finds: list[_SeatFind], at: float) -> TableReading:
         width = self.scale.width
-        # More than four sure faces of a kind in view: each of them may be the misread one.
-        kinds = over_counted(t.reading for f in finds for t in f.tiles if t.found.zone not in f.occluded)
-        if kinds:
-            finds = [
-                replace(f, tiles=tuple(replace(t, reading=doubted(t.reading, kinds)) for t in f.tiles)) for f in finds
-            ]
         seats = [seat_reading(f.tiles, width, f.occluded) for f in finds]
         walls = [wall_reading(f.tiles) if Zone.WALL not in f.occluded else None for f in finds]
         dora: tuple[SeenTile, ...] = ()
@@ -432,6 +426,15 @@ class TableReader:
             dora, ura = dead_wall.face_up, dead_wall.ura
         dora_occluded = not dora and any(w is None for w in walls)
         return TableReading(at, (seats[0], seats[1], seats[2], seats[3]), dora, ura, dora_occluded)
+
+
+def _checked_against_the_set(finds: list[_SeatFind]) -> list[_SeatFind]:
+    """``finds`` with every face of a kind read surely more than four times in the zones seen
+    marked uncertain (``tile_copies``): each of them may be the misread one."""
+    kinds = over_counted(t.reading for f in finds for t in f.tiles if t.found.zone not in f.occluded)
+    if not kinds:
+        return finds
+    return [replace(f, tiles=tuple(replace(t, reading=doubted(t.reading, kinds)) for t in f.tiles)) for f in finds]
 
 
 def _lies_across(tile: FoundTile, row_axis: float) -> bool:
