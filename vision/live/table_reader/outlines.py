@@ -3,7 +3,7 @@
 The felt mask tells felt from not-felt by colour, and a lamp's glare on the felt or the felt's
 own lighter patches shift its colour enough to pass for not-felt in places. Such a blob fades
 into the felt over tens of pixels; an arm, a hand or a sleeve over the table ends at an edge,
-blurred by the lens a few pixels at most. So the occluder test (``reader._occluder_labels``)
+blurred by the lens a few pixels at most. So the occluder test (``occluders.occluder_labels``)
 keeps a blob only where its outline is a step in colour: the mean, over the blob's outline
 pixels where no tile lies, of the colour's change a pixel. Measured on bench frames (σ 2 px
 smoothing, the largest channel's step): arms 4.4-6.9 levels a pixel, glare and lighter felt

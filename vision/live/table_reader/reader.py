@@ -15,13 +15,13 @@ its seat's upright image, says its zone; ``seat_tiles`` puts it in its row and m
 
 Occlusion: tiles never lie between a seat's wall and its hand, nor past its melds; something
 not felt there is an arm or a hand over the table, and every zone that the same blob reaches is
-reported occluded (its content left out) rather than read short.
+reported occluded (its content left out) rather than read short (``occluders``).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
@@ -42,7 +42,7 @@ from vision.find.learnt import DEFAULT_DETECTOR, LearntTileFinder
 from vision.geometry import centre
 from vision.live.reading import SeenTile, TableReading, Zone
 from vision.live.table_reader.gaps import GapSearch, gap_faces
-from vision.live.table_reader.outlines import outlined
+from vision.live.table_reader.occluders import occluded_zones, occluder_labels
 from vision.live.table_reader.row_fitting import SeatRows
 from vision.live.table_reader.seat_tiles import (
     ADDED_IN,
@@ -57,7 +57,7 @@ from vision.live.table_reader.seat_tiles import (
     wall_row_line,
     zone_box_items,
 )
-from vision.live.table_reader.seat_view import ViewGeometry, seat_image, view_geometry, warp_view
+from vision.live.table_reader.seat_view import ViewGeometry, box_slices, seat_image, view_geometry, warp_view
 from vision.live.table_reader.structure import ReadTile, seat_reading, wall_reading
 from vision.live.table_reader.tile_copies import doubted, over_counted
 from vision.live.table_reader.tile_mask import ViewMask, view_mask
@@ -65,7 +65,6 @@ from vision.sources.frame import CameraFrame
 
 log = logging.getLogger(__name__)
 
-_OCCLUDER_AREA: Final = 1.5  # tile faces' worth of not-felt where no tile lies, to call it an occluder
 _MARKER_SLACK_MM: Final = 2.0  # a marker's square is ignored this much wider: the calibration's error, blur
 #: The detector's peak threshold here (its own, chosen by its recipe on renders, is 0.4): a find
 #: outside the seats' zones is dropped, so the table can afford more of the faint peaks of blurred faces.
@@ -157,7 +156,7 @@ class TableReader:
         self._not_tile = self._unseen | _marker_squares(calibration, self.view, marker_mm, reach)
         self._may_be_tile = (~self._not_tile).astype(np.uint8)  # 0 where no tile can be, 1 elsewhere
         self._out_of_frame = tuple(
-            _occluded_zones(self._unseen.astype(np.int32), seat, self.view, self.boxes, tile) for seat in range(4)
+            occluded_zones(self._unseen.astype(np.int32), seat, self.view, self.boxes, tile) for seat in range(4)
         )
 
     def read(self, frame: CameraFrame) -> TableReading:
@@ -189,7 +188,7 @@ class TableReader:
         masks = view_mask(view, 0.3 * self.tile.width_mm * self.tile.height_mm * self.view.px_per_mm**2)
         # What the camera does not see is neither tile nor felt: no tiles there, and its zones are unseen.
         np.multiply(masks.tiles, self._may_be_tile, out=masks.tiles)
-        occluders = _occluder_labels(masks.tiles, view, self.view, self.tile, self.distances)
+        occluders = occluder_labels(masks.tiles, view, self.view, self.tile, self.distances)
         any_occluder = bool(occluders.any())  # most frames have none: the seats' zones need no look then
         # Every crop of this frame is read once: the gaps' pass cuts most faces again.
         reads = FrameReadings(self.classifier, image)
@@ -208,7 +207,7 @@ class TableReader:
         for seat in range(4):
             occluded = self._out_of_frame[seat]
             if any_occluder:
-                occluded = _occluded_zones(occluders, seat, self.view, self.boxes, self.tile) | occluded
+                occluded = occluded_zones(occluders, seat, self.view, self.boxes, self.tile) | occluded
             result.append(_SeatFind(seat, tuple(placed[seat]), occluded))
         return result
 
@@ -330,7 +329,7 @@ class TableReader:
         for seat in range(4):
             images = [seat_image(image, self.view, seat) for image in (residual, masks.tiles, masks.gray)]
             for zone, box in zone_box_items(self.boxes):
-                columns, lines = _box_slices(self.view, _reaching_out(box))
+                columns, lines = box_slices(self.view, _reaching_out(box))
                 if not images[0][lines, columns].any():
                     continue
                 parts = [np.ascontiguousarray(image[lines, columns]) for image in images]
@@ -574,78 +573,3 @@ def _marker_squares(calibration: Calibration, view: ViewGeometry, marker_mm: flo
             stop = np.ceil((high + view.half_mm) * view.px_per_mm).astype(int)
             squares[max(start[1], 0) : max(stop[1], 0), max(start[0], 0) : max(stop[0], 0)] = 1
     return squares.astype(bool)
-
-
-def _felt_only_bands(tile: PhysicalTileSize, distances: SeatDistances) -> tuple[ZoneBox, ...]:
-    """Where no tile of any seat lies, in a seat's frame: between its wall and hand, past its melds."""
-    w, h = tile.width_mm, tile.height_mm
-    wall_out = distances.wall_mm * (1 + PARALLAX) + 0.3 * w
-    hand_in = (distances.hand_mm - h) * (1 - PARALLAX) - 0.3 * w
-    melds_out = distances.meld_mm * (1 + PARALLAX) + 0.5 * w
-    return (
-        ZoneBox(-8 * w, 8 * w, wall_out, hand_in),
-        ZoneBox(-12 * w, 12 * w, melds_out, melds_out + 1.2 * w),
-    )
-
-
-def _occluder_labels(
-    mask: np.ndarray, image: np.ndarray, view: ViewGeometry, tile: PhysicalTileSize, distances: SeatDistances
-) -> np.ndarray:
-    """The view's blobs that reach into a felt-only band and end there at an edge (``outlines``:
-    light on the felt fades out): 0 for none, else the blob's label. ``image``: the view."""
-    face_area = tile.width_mm * tile.height_mm * view.px_per_mm**2
-    # Most frames show no blob there: then no blob can reach in far enough, and the view's blobs need no labels.
-    in_bands = sum(cv2.countNonZero(np.ascontiguousarray(part)) for part in _in_bands(mask, view, tile, distances))
-    if in_bands <= _OCCLUDER_AREA * face_area:
-        return np.zeros_like(mask, np.int32)
-    count, labels = cv2.connectedComponents(mask, connectivity=8)
-    if count <= 1:
-        return np.zeros_like(mask, np.int32)
-    hits = np.zeros(count, np.int64)
-    for part in _in_bands(labels, view, tile, distances):
-        hits += np.bincount(part.ravel(), minlength=count)
-    hits[0] = 0
-    occluders = np.flatnonzero(hits > _OCCLUDER_AREA * face_area)
-    if len(occluders):
-        parts = zip(_in_bands(labels, view, tile, distances), _in_bands(image, view, tile, distances), strict=True)
-        occluders = outlined(occluders, parts, count)
-    if len(occluders) == 0:
-        return np.zeros_like(mask, np.int32)
-    log.debug("occluders: %d blobs reach where no tile lies", len(occluders))
-    return np.where(np.isin(labels, occluders), labels, 0).astype(np.int32)
-
-
-def _in_bands(
-    image: np.ndarray, view: ViewGeometry, tile: PhysicalTileSize, distances: SeatDistances
-) -> Iterator[np.ndarray]:
-    """The parts of a view image (the tile mask, its blobs' labels) in every seat's felt-only bands."""
-    bands = [_box_slices(view, band) for band in _felt_only_bands(tile, distances)]
-    for seat in range(4):
-        seat_part = seat_image(image, view, seat)
-        for columns, lines in bands:
-            yield seat_part[lines, columns]
-
-
-def _occluded_zones(
-    occluders: np.ndarray, seat: int, view: ViewGeometry, boxes: ZoneBoxes, tile: PhysicalTileSize
-) -> frozenset[Zone]:
-    if not occluders.any():
-        return frozenset()
-    seat_labels = seat_image(occluders, view, seat)
-    face_area = tile.width_mm * tile.height_mm * view.px_per_mm**2
-    zones = set()
-    for zone, name in ((Zone.POND, "pond"), (Zone.MELDS, "melds"), (Zone.HAND, "open_hand"), (Zone.WALL, "wall")):
-        columns, lines = _box_slices(view, getattr(boxes, name))
-        if np.count_nonzero(seat_labels[lines, columns]) > _OCCLUDER_AREA * face_area:
-            zones.add(zone)
-    return frozenset(zones)
-
-
-def _box_slices(view: ViewGeometry, box: ZoneBox) -> tuple[slice, slice]:
-    u0, v0 = view.seat_px(np.array(box.left), np.array(box.near))
-    u1, v1 = view.seat_px(np.array(box.right), np.array(box.far))
-    limit = view.side_px
-    return (
-        slice(max(round(float(u0)), 0), min(round(float(u1)), limit)),
-        slice(max(round(float(v0)), 0), min(round(float(v1)), limit)),
-    )

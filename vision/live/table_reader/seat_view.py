@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from vision.calibration.calibration import Calibration
-from vision.calibration.zones import SEAT_TURN_DEG
+from vision.calibration.zones import SEAT_TURN_DEG, ZoneBox
 
 #: The view reaches this far past the calibration rectangle: melds lie at the table's edge and
 #: a tile's top is seen a little further out than its footprint.
@@ -89,6 +89,18 @@ def _quarter_turns(seat: int, half: float, px_per_mm: float) -> int:
             return turns
         point = np.array([point[1], last - point[0]])
     raise AssertionError(f"no quarter turn brings seat {seat} to the bottom")  # pragma: no cover
+
+
+def box_slices(view: ViewGeometry, box: ZoneBox) -> tuple[slice, slice]:
+    """The columns and lines of a seat's upright image that ``box`` (seat millimetres) covers,
+    clipped to the image."""
+    u0, v0 = view.seat_px(np.array(box.left), np.array(box.near))
+    u1, v1 = view.seat_px(np.array(box.right), np.array(box.far))
+    limit = view.side_px
+    return (
+        slice(max(round(float(u0)), 0), min(round(float(u1)), limit)),
+        slice(max(round(float(v0)), 0), min(round(float(v1)), limit)),
+    )
 
 
 def warp_view(frame: np.ndarray, geometry: ViewGeometry) -> np.ndarray:
