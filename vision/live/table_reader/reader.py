@@ -340,7 +340,7 @@ class TableReader:
                 upright = zone in _UPRIGHT_ZONES
                 for piece in gap_faces(search, self.scale):
                     face = _upright(piece, self.scale) if upright else piece
-                    if zone == Zone.MELDS and self._on_added_tile(face, fitted[seat]):
+                    if edge is not None and self._on_added_tile(face, edge, fitted[seat]):
                         continue
                     quad = frame_quad(face, self._seat_to_frame[seat])
                     gaps.append(_Find(seat, FoundTile(quad, face.sideways), lie_known=upright))
@@ -348,12 +348,12 @@ class TableReader:
             log.debug("%d faces cut where the detector found none", len(gaps))
         return gaps
 
-    def _on_added_tile(self, face: Piece, tiles: list[ReadTile]) -> bool:
-        """Whether a gap's face in a seat's meld zone lies in the added row (``seat_tiles.arrange``)
-        on a placed added tile (``_SAME_TILE``): that tile, which covers nothing for the gaps.
-        A face at the row's edge is the row's, the turned tile under it."""
-        edge = _meld_row_edge(tiles)
-        if edge is None or face.bottom >= edge - ADDED_IN * self.scale.width:
+    def _on_added_tile(self, face: Piece, edge: float, tiles: list[ReadTile]) -> bool:
+        """Whether a gap's face in a seat's meld zone, whose meld row ends at ``edge``
+        (``_meld_row_edge``), lies in the added row (``seat_tiles.arrange``) on a placed added
+        tile (``_SAME_TILE``): that tile, which covers nothing for the gaps. A face at the
+        row's edge is the row's, the turned tile under it."""
+        if face.bottom >= edge - ADDED_IN * self.scale.width:
             return False
         return any(_overlap(face, tile.found.piece) > _SAME_TILE for tile in tiles if _added(tile))
 
