@@ -8,6 +8,7 @@ four corner points (ArUco marker centres, or corners the user picked): ``width_m
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -41,8 +42,9 @@ class TableGeometry:
     px_per_mm: float = 1.5  # scale of the top-down view
 
     def __post_init__(self) -> None:
-        if self.width_mm <= 0 or self.depth_mm <= 0 or self.px_per_mm <= 0:
-            raise ValueError(f"table geometry {self}: sizes and scale must be positive")
+        # NaN compares false with everything, so "not > 0" rather than "<= 0".
+        if not all(math.isfinite(v) and v > 0 for v in (self.width_mm, self.depth_mm, self.px_per_mm)):
+            raise ValueError(f"table geometry {self}: sizes and scale must be positive numbers")
 
     @property
     def view_size(self) -> tuple[int, int]:

@@ -11,10 +11,15 @@ Pixel maps (all 3×3 homogeneous):
 - seat image → view: the quarter turn;
 - seat millimetres (x right, distance d from the centre) → seat image: ``u = (x + R)·s``,
   ``v = (R + d)·s`` with ``R`` the view's half side in mm and ``s`` its px/mm.
+
+The view's side ``2·R·s`` is a whole number of pixels at any scale: the warp's size and the
+quarter turn's last pixel are that number, so ``R`` is widened by less than a pixel until it is
+(at 1.5 px/mm on the standard table it already is: nothing moves there).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Final
 
@@ -31,16 +36,14 @@ VIEW_MARGIN_MM: Final = 25.0
 
 @dataclass(frozen=True, eq=False)
 class ViewGeometry:
-    """The square view: ``half_mm`` from the centre to each side, ``px_per_mm``."""
+    """The square view: ``half_mm`` from the centre to each side, ``px_per_mm``; its side is
+    ``side_px`` pixels, exactly ``2 · half_mm · px_per_mm``."""
 
     half_mm: float
     px_per_mm: float
+    side_px: int
     frame_to_view: np.ndarray  # 3×3
     quarter_turns: tuple[int, int, int, int]  # np.rot90 turns that bring each seat to the bottom
-
-    @property
-    def side_px(self) -> int:
-        return round(2 * self.half_mm * self.px_per_mm)
 
     def seat_px(self, x_mm: np.ndarray, distance_mm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Seat image pixels of seat-frame points (x to the owner's right, distance from the centre)."""
@@ -61,19 +64,26 @@ class ViewGeometry:
 
 
 def view_geometry(calibration: Calibration, px_per_mm: float) -> ViewGeometry:
+    """The view of ``calibration``'s table at ``px_per_mm`` (any positive scale)."""
+    if not (math.isfinite(px_per_mm) and px_per_mm > 0):
+        raise ValueError(f"seat view scale {px_per_mm!r} px/mm: must be a positive number")
     table = calibration.table
-    half = max(table.width_mm, table.depth_mm) / 2 + VIEW_MARGIN_MM
+    reach = max(table.width_mm, table.depth_mm) / 2 + VIEW_MARGIN_MM
+    # A whole number of pixels (a hair of tolerance: 2·365·1.5 may come out as 1095.0000000001),
+    # and the half side that gives it exactly, which every map below then uses.
+    side = max(math.ceil(2 * reach * px_per_mm - 1e-6), 1)
+    half = side / (2 * px_per_mm)
     # Calibration view pixels → table mm → this view's pixels.
     cal_to_mm = np.array(
         [[1 / table.px_per_mm, 0, -table.width_mm / 2], [0, -1 / table.px_per_mm, table.depth_mm / 2], [0, 0, 1]]
     )
     mm_to_view = np.array([[px_per_mm, 0, half * px_per_mm], [0, -px_per_mm, half * px_per_mm], [0, 0, 1]])
     frame_to_view = mm_to_view @ cal_to_mm @ calibration.homography
-    turns = tuple(_quarter_turns(seat, half, px_per_mm) for seat in range(4))
-    return ViewGeometry(half, px_per_mm, frame_to_view, (turns[0], turns[1], turns[2], turns[3]))
+    turns = tuple(_quarter_turns(seat, half, px_per_mm, side) for seat in range(4))
+    return ViewGeometry(half, px_per_mm, side, frame_to_view, (turns[0], turns[1], turns[2], turns[3]))
 
 
-def _quarter_turns(seat: int, half: float, px_per_mm: float) -> int:
+def _quarter_turns(seat: int, half: float, px_per_mm: float, side: int) -> int:
     """How many np.rot90 turns put ``seat`` at the bottom: checked on a point, not assumed."""
     x_seat, distance = 100.0, 50.0
     radians = np.deg2rad(SEAT_TURN_DEG[seat])
@@ -83,7 +93,7 @@ def _quarter_turns(seat: int, half: float, px_per_mm: float) -> int:
     y = -x_seat * sin - distance * cos
     point = np.array([(x + half) * px_per_mm, (half - y) * px_per_mm])
     expected = np.array([(x_seat + half) * px_per_mm, (half + distance) * px_per_mm])
-    last = round(2 * half * px_per_mm) - 1
+    last = side - 1
     for turns in range(4):
         if np.allclose(point, expected, atol=1.0):
             return turns
