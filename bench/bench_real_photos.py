@@ -22,7 +22,6 @@ quads the face). Last, the time of one 1920×1080 frame (a photograph scaled up)
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
@@ -43,8 +42,9 @@ from vision.detect.photo_reading import read_photo
 from vision.detect.pixel_aspect import parse_pixel_aspect, pixel_aspect_name
 from vision.detect.still_photo import detect_tiles, make_finder, read_image
 from vision.eval.label_eval import score_labelled_images
-from vision.eval.label_file import load_ignored, load_labels
+from vision.eval.label_file import LabelFileError, load_ignored, load_labels
 from vision.eval.matching import DetectionScore
+from vision.json_file import read_json_object
 
 
 def main() -> None:
@@ -122,7 +122,7 @@ def _source_name(path: Path) -> str:
 
 def _reds_marked(path: Path) -> bool:
     """Whether every five of the source was looked at for red (models/labels/red-fives.json)."""
-    return bool(json.loads(path.read_text(encoding="utf-8")).get("red_fives_marked", False))
+    return bool(read_json_object(path, "labels file", LabelFileError).get("red_fives_marked", False))
 
 
 def _row(source: str, detector: str, images: int, score: DetectionScore, ms: float, *, marked: bool) -> str:

@@ -27,7 +27,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.training.real_photos import images_in_split
+from vision.training.real_photos import RealPhotoError, images_in_split, load_source_labels
 
 log = logging.getLogger(__name__)
 
@@ -35,8 +35,9 @@ log = logging.getLogger(__name__)
 def compact(
     labels_path: Path, out: Path, median_long: float = 40.0, copies: int = 1, quality: int = 85
 ) -> dict[str, int]:
-    """Write the compact copy of ``labels_path``'s train split into ``out``; the counts kept."""
-    document: dict[str, Any] = json.loads(labels_path.read_text(encoding="utf-8"))
+    """Write the compact copy of ``labels_path``'s train split into ``out``; the counts kept. A
+    label file or image that cannot be read raises a :class:`RealPhotoError` naming it."""
+    document = load_source_labels(labels_path)
     augmented = set(document.get("augmented", ()))
     names = images_in_split(document, "train")
     copies_of: dict[str, list[str]] = defaultdict(list)
@@ -57,7 +58,7 @@ def compact(
     for name in keep:
         image = cv2.imread(str(labels_path.parent / name))
         if image is None:
-            raise ValueError(f"{labels_path.parent / name}: not a readable image")
+            raise RealPhotoError(f"{labels_path.parent / name}: not a readable image")
         tiles = document["images"][name]
         longs = [max(t["box"][2] - t["box"][0], t["box"][3] - t["box"][1]) for t in tiles]
         scale = min(1.0, median_long / float(np.median(longs))) if longs else 1.0
@@ -71,11 +72,12 @@ def compact(
         if name in document.get("ignore", {}):
             ignore[small_name] = [[round(v * scale, 1) for v in box] for box in document["ignore"][name]]
         renamed[name] = small_name
+    source = document.get("source", "")  # real_photos writes {"name": ...}, seat_view_set a name alone
     small = {
-        "format": document["format"],
-        "version": document["version"],
+        "format": document.get("format", "jantaku-labels"),
+        "version": document.get("version", 1),
         "source": {
-            **(document["source"] if isinstance(document["source"], dict) else {"name": document["source"]}),
+            **(source if isinstance(source, dict) else {"name": source}),
             "compact": f"train split, median tile {median_long:g} px at most, {copies} augmented copies a photo, "
             f"JPEG {quality}",
         },
@@ -99,7 +101,11 @@ def main() -> None:
     parser.add_argument("--quality", type=int, default=85, help="JPEG quality")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    print(json.dumps(compact(args.labels, args.out, args.median_long, args.copies, args.quality)))
+    try:
+        counts = compact(args.labels, args.out, args.median_long, args.copies, args.quality)
+    except (RealPhotoError, OSError) as error:
+        raise SystemExit(str(error)) from None  # one line naming the file, not a traceback
+    print(json.dumps(counts))
 
 
 if __name__ == "__main__":

@@ -19,8 +19,15 @@ from typing import Any
 
 import onnx
 
+from vision.json_file import read_json_object
+
 FEATURES_OUTPUT = "features"
 LOGITS_OUTPUT = "logits"
+
+
+class FeaturesOutputError(ValueError):
+    """A model that cannot be given the ``features`` output, or whose metadata cannot be read;
+    the message names the file."""
 
 
 def add_features_output(onnx_path: Path) -> int:
@@ -29,7 +36,7 @@ def add_features_output(onnx_path: Path) -> int:
     graph = model.graph
     heads = [node for node in graph.node if LOGITS_OUTPUT in node.output]
     if len(heads) != 1 or heads[0].op_type != "Gemm":
-        raise ValueError(f"{onnx_path}: expected one Gemm node writing {LOGITS_OUTPUT!r}")
+        raise FeaturesOutputError(f"{onnx_path}: expected one Gemm node writing {LOGITS_OUTPUT!r}")
     pooled = heads[0].input[0]
     weight = next(init for init in graph.initializer if init.name == heads[0].input[1])
     width = int(weight.dims[1])  # Gemm with transB: weight is outputs × inputs
@@ -52,9 +59,15 @@ def features_metadata(width: int) -> dict[str, Any]:
     }
 
 
+def read_metadata(onnx_path: Path) -> dict[str, Any]:
+    """The model's metadata (``NAME.json`` beside ``NAME.onnx``); a :class:`FeaturesOutputError`
+    naming the file when it is missing or not a JSON object."""
+    return read_json_object(onnx_path.with_suffix(".json"), "model metadata", FeaturesOutputError)
+
+
 def update_metadata(onnx_path: Path, width: int) -> None:
     metadata_path = onnx_path.with_suffix(".json")
-    metadata = json.loads(metadata_path.read_text(encoding="utf-8"))
+    metadata = read_metadata(onnx_path)
     metadata["sha256"] = hashlib.sha256(onnx_path.read_bytes()).hexdigest()
     metadata["features"] = features_metadata(width)
     metadata_path.write_text(json.dumps(metadata, indent=2) + "\n", encoding="utf-8")
@@ -64,8 +77,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("model", type=Path, help="the ONNX model (its .json metadata beside it is updated)")
     args = parser.parse_args()
-    width = add_features_output(args.model)
-    update_metadata(args.model, width)
+    try:
+        read_metadata(args.model)  # first: broken metadata is refused before the model is rewritten
+        width = add_features_output(args.model)
+        update_metadata(args.model, width)
+    except FeaturesOutputError as error:
+        raise SystemExit(str(error)) from None  # one line naming the file, not a traceback
     print(f"{args.model}: output {FEATURES_OUTPUT!r} ({width} values); metadata sha256 updated")
 
 

@@ -12,7 +12,6 @@ No torch here: the recipe's data and its tests run without the ``train`` extra.
 
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +23,7 @@ from vision.classify.crops import CROP_SIZE, crop_tile, turned_half
 from vision.eval.label_file import label_of_name
 from vision.training.dataset import jittered_corners
 from vision.training.photo_frames import box_corners, is_loose
-from vision.training.real_photos import images_in_split
+from vision.training.real_photos import images_in_split, load_source_labels
 
 log = logging.getLogger(__name__)
 
@@ -36,8 +35,9 @@ class PhotoCrops:
 
 
 def photo_crops(labels_path: Path, split: str, seed: int, copies: int = 2, jitter: float = 0.06) -> PhotoCrops:
-    """``copies`` jittered crops (each turned half at random) of every tight box in ``split``'s originals."""
-    document = json.loads(labels_path.read_text(encoding="utf-8"))
+    """``copies`` jittered crops (each turned half at random) of every tight box in ``split``'s
+    originals. A label file that cannot be read raises a ``RealPhotoError`` naming it."""
+    document = load_source_labels(labels_path)
     augmented = set(document.get("augmented", ()))
     rng = np.random.default_rng(seed)
     images, labels = [], []

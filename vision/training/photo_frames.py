@@ -21,7 +21,6 @@ with no tile at all (a room, sticks, dice, a hand), cut at any scale with an emp
 
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +30,7 @@ import cv2
 import numpy as np
 
 from vision.training.detector_data import TARGET_CHANNELS, target_maps
-from vision.training.real_photos import images_in_split
+from vision.training.real_photos import images_in_split, load_source_labels
 
 log = logging.getLogger(__name__)
 
@@ -144,8 +143,9 @@ def _cut(
 
 def build_photo_frames(labels_path: Path, seed: int, crops: int = 2, augmented_crops: int = 1) -> PhotoFrames:
     """Frames of every training-split image of a built source (``labels.json`` of
-    :mod:`vision.training.real_photos`): ``crops`` per original, ``augmented_crops`` per copy."""
-    document = json.loads(labels_path.read_text(encoding="utf-8"))
+    :mod:`vision.training.real_photos`): ``crops`` per original, ``augmented_crops`` per copy.
+    A label file that cannot be read raises a ``RealPhotoError`` naming it."""
+    document = load_source_labels(labels_path)
     augmented = set(document.get("augmented", ()))
     rng = np.random.default_rng(seed)
     inputs, targets = [], []

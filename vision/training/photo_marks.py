@@ -5,7 +5,8 @@ Public sources label boxes and faces, not everything jantaku measures: which fiv
 (:mod:`vision.training.sideways_marks`). A person looks at a numbered sheet and writes marks
 into a file under ``models/labels/``; :func:`vision.training.real_photos.build` applies them,
 so a rebuilt source carries them. This module holds what the kinds of mark share: reading a
-marks file and pointing a mark at a tile of an image.
+marks file, reading the label file a sheet is drawn from, and pointing a mark at a tile of an
+image.
 """
 
 from __future__ import annotations
@@ -32,6 +33,17 @@ def load_marks(path: Path, file_format: str) -> dict[str, Any]:
     if not isinstance(sources, dict) or not all(isinstance(images, dict) for images in sources.values()):
         raise MarksError(f"marks file {path}: sources must be an object {{source: {{image: marks}}}}")
     return dict(sources)
+
+
+def load_sheet_labels(labels_path: Path) -> dict[str, Any]:
+    """The document of the label file a sheet is drawn from (a source built by
+    :mod:`vision.training.real_photos`): a JSON object whose ``images`` is an object
+    ``{image: [tiles]}``. Anything else raises a :class:`MarksError` naming the file."""
+    document = read_json_object(labels_path, "labels file", MarksError)
+    images = document.get("images")
+    if not isinstance(images, dict) or not all(isinstance(tiles, list) for tiles in images.values()):
+        raise MarksError(f'labels file {labels_path}: "images" must be an object {{image: [tiles]}}')
+    return document
 
 
 def marked_indices(images: dict[str, list[dict[str, Any]]], name: str, where: str, indices: object) -> list[int]:

@@ -35,7 +35,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from vision.json_file import read_json_object
 from vision.training import red_five_marks, sideways_marks
+from vision.training.photo_marks import MarksError
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +47,8 @@ _ROBOFLOW_COPY: Final = re.compile(r"^(?P<group>.+?)_(?:jpg|jpeg|png)\.rf\.[0-9a
 
 
 class RealPhotoError(ValueError):
-    """A source folder or label line that cannot be read; the message names the file and line."""
+    """A source folder or label line that cannot be read, or a built source's label file; the
+    message names the file (and the line)."""
 
 
 @dataclass(frozen=True)
@@ -278,6 +281,21 @@ def build(source: PhotoSource, repo: Path, out: Path) -> dict[str, int]:
     return counts
 
 
+def load_source_labels(labels_path: Path) -> dict[str, Any]:
+    """The document of a built source's ``labels.json`` (or of a label set in its shape:
+    :mod:`vision.training.compact_source`'s, :mod:`vision.training.seat_view_set`'s): a JSON
+    object whose ``images``, ``groups`` and ``split`` are objects. Anything else raises a
+    :class:`RealPhotoError` naming the file, not a traceback from the code that reads it."""
+    document = read_json_object(labels_path, "labels file", RealPhotoError)
+    for key in ("images", "groups", "split"):
+        if not isinstance(document.get(key), dict):
+            raise RealPhotoError(
+                f'labels file {labels_path}: "{key}" must be an object, as in a source built by '
+                "vision.training.real_photos"
+            )
+    return document
+
+
 def images_in_split(document: dict[str, Any], split: str) -> list[str]:
     """The image names of a built source's ``labels.json`` whose photograph is in ``split``
     (``train`` or ``held-out``), sorted."""
@@ -286,10 +304,10 @@ def images_in_split(document: dict[str, Any], split: str) -> list[str]:
 
 def subset(labels_path: Path, split: str, out_path: Path) -> int:
     """A label file holding only ``split``'s images (``train`` or ``held-out``) of a built source."""
-    document = json.loads(labels_path.read_text(encoding="utf-8"))
+    document = load_source_labels(labels_path)
     keep = set(images_in_split(document, split))
     document["images"] = {n: t for n, t in document["images"].items() if n in keep}
-    document["ignore"] = {n: b for n, b in document["ignore"].items() if n in keep}
+    document["ignore"] = {n: b for n, b in document.get("ignore", {}).items() if n in keep}
     out_path.write_text(json.dumps(document) + "\n", encoding="utf-8")
     return len(document["images"])
 
@@ -301,10 +319,13 @@ def main() -> None:
     parser.add_argument("--out", required=True, type=Path, help="folder to write images/ and labels.json into")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    counts = build(SOURCES[args.source], args.repo, args.out)
-    for split in ("train", "held-out"):
-        n = subset(args.out / "labels.json", split, args.out / f"labels-{split}.json")
-        print(f"{args.out / f'labels-{split}.json'}: {n} images")
+    try:
+        counts = build(SOURCES[args.source], args.repo, args.out)
+        for split in ("train", "held-out"):
+            n = subset(args.out / "labels.json", split, args.out / f"labels-{split}.json")
+            print(f"{args.out / f'labels-{split}.json'}: {n} images")
+    except (RealPhotoError, MarksError) as error:
+        raise SystemExit(str(error)) from None  # one line naming the file, not a traceback
     print(json.dumps(counts))
 
 

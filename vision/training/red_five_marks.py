@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from vision.training import photo_marks
-from vision.training.photo_marks import LABELS_FOLDER, MarksError, marked_indices
+from vision.training.photo_marks import LABELS_FOLDER, MarksError, load_sheet_labels, marked_indices
 
 MARKS_FILE: Final = LABELS_FOLDER / "red-fives.json"
 _FIVES: Final = ("5m", "5p", "5s")
@@ -86,8 +86,9 @@ def candidates(document: dict[str, Any]) -> list[tuple[str, str, int, list[float
 
 
 def contact_sheet(labels_path: Path, columns: int = 12) -> tuple[np.ndarray, list[tuple[str, str, int, list[float]]]]:
-    """A numbered sheet of every candidate's crop (read upright or not: a box does not say)."""
-    document = json.loads(labels_path.read_text(encoding="utf-8"))
+    """A numbered sheet of every candidate's crop (read upright or not: a box does not say). A
+    label file or image that cannot be read raises a :class:`MarksError` naming it."""
+    document = load_sheet_labels(labels_path)
     found = candidates(document)
     rows = max(1, -(-len(found) // columns))
     sheet = np.full((rows * (_CELL[1] + 16), columns * _CELL[0], 3), 255, np.uint8)
@@ -118,7 +119,10 @@ def main() -> None:
         "--out", required=True, type=Path, help="the sheet (.png); NAME.json beside it lists the numbers"
     )
     args = parser.parse_args()
-    picture, found = contact_sheet(args.labels)
+    try:
+        picture, found = contact_sheet(args.labels)
+    except MarksError as error:
+        raise SystemExit(str(error)) from None  # one line naming the file, not a traceback
     if not cv2.imwrite(str(args.out), picture):
         raise SystemExit(f"{args.out}: could not be written")
     index = [{"number": n, "image": name, "kind": kind, "index": i} for n, (name, kind, i, _) in enumerate(found)]

@@ -44,7 +44,7 @@ import cv2
 import numpy as np
 
 from vision.training import photo_marks
-from vision.training.photo_marks import LABELS_FOLDER, MarksError, marked_indices
+from vision.training.photo_marks import LABELS_FOLDER, MarksError, load_sheet_labels, marked_indices
 
 MARKS_FILE: Final = LABELS_FOLDER / "sideways.json"
 FORMAT: Final = "jantaku-sideways-marks"
@@ -115,9 +115,11 @@ def write_sheets(
     labels_path: Path, out: Path, pixel_aspect: float, width: int = 1400, marks_path: Path = MARKS_FILE
 ) -> list[dict[str, object]]:
     """One sheet per image of the label file into ``out`` (``NNN.png``); returns the index
-    (sheet, image, tiles) that ``out/index.json`` holds."""
-    document = json.loads(labels_path.read_text(encoding="utf-8"))
-    source = document.get("source", {}).get("name", "")
+    (sheet, image, tiles) that ``out/index.json`` holds. A label file, marks file or image that
+    cannot be read raises a :class:`MarksError` naming it."""
+    document = load_sheet_labels(labels_path)
+    named = document.get("source")  # real_photos writes {"name": ...}, seat_view_set a name alone
+    source = str(named.get("name", "")) if isinstance(named, dict) else str(named or "")
     marks = load_marks(marks_path).get(source, {}) if marks_path.is_file() else {}
     out.mkdir(parents=True, exist_ok=True)
     index: list[dict[str, object]] = []
@@ -154,7 +156,10 @@ def main() -> None:
     pixel_aspect = parse_pixel_aspect(args.pixel_aspect)
     if pixel_aspect is None:
         raise SystemExit("--pixel-aspect: give the squeeze (1, 16:9, 3:4, ...): the sheet does not guess it")
-    index = write_sheets(args.labels, args.out, pixel_aspect, args.width)
+    try:
+        index = write_sheets(args.labels, args.out, pixel_aspect, args.width)
+    except MarksError as error:
+        raise SystemExit(str(error)) from None  # one line naming the file, not a traceback
     print(f"{args.out}: {len(index)} sheets, {sum(int(str(e['tiles'])) for e in index)} tiles numbered")
 
 

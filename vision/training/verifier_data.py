@@ -25,7 +25,6 @@ No torch here: the data and their tests run without the ``train`` extra.
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -43,7 +42,7 @@ from vision.geometry import long_edge
 from vision.training.dataset import jittered_corners
 from vision.training.photo_frames import box_corners
 from vision.training.processes import starmap_jobs
-from vision.training.real_photos import images_in_split
+from vision.training.real_photos import images_in_split, load_source_labels
 
 log = logging.getLogger(__name__)
 
@@ -159,8 +158,9 @@ def crops_of_image(
 
 def mine_label_set(labels_path: Path, finder: Finder, seed: int, copies: int = 2, parts: int = 1) -> VerifierCrops:
     """The called finds of every training-split image of a label set (``vision.training.real_photos``
-    or ``seat_view_set``), ``copies`` crops of each, and ``parts`` pieces of each labelled face."""
-    document = json.loads(labels_path.read_text(encoding="utf-8"))
+    or ``seat_view_set``), ``copies`` crops of each, and ``parts`` pieces of each labelled face.
+    A label file that cannot be read raises a ``RealPhotoError`` naming it."""
+    document = load_source_labels(labels_path)
     negatives = set(document.get("negatives", ()))
     rng = np.random.default_rng(seed)
     names = images_in_split(document, "train")
