@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Final
+from typing import Final, Protocol
 
 import cv2
 import numpy as np
@@ -48,7 +48,20 @@ _WIDENED_AT_MOST_PIXELS: Final = 12_000_000
 #: across (the finder reads nothing under 32): then its height is scaled up instead.
 _NARROWED_AT_LEAST_PX: Final = 64
 
+#: Readings whose sureness (:func:`_sureness`) is within this of the surest are a near tie,
+#: which the aspect judge breaks (:func:`detect_any_pixel_aspect`).
+NEAR_TIE: Final = 0.05
+
 Detect = Callable[[np.ndarray], Sequence[Detection]]
+
+
+class AspectJudge(Protocol):
+    """How much wider than true a picture shows each found tile at a pixel aspect
+    (:class:`vision.detect.aspect_judge.OnnxAspectJudge`)."""
+
+    def stretches_at(self, image: np.ndarray, quads: Sequence[np.ndarray], pixel_aspect: float) -> np.ndarray:
+        """The log stretch of each tile found at ``pixel_aspect`` (quads in ``image``'s pixels)."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,18 +153,53 @@ def gradient_spread(image: np.ndarray) -> float:
 
 
 def detect_any_pixel_aspect(
-    image: np.ndarray, detect: Detect, pixel_aspects: Sequence[float] | None = None
+    image: np.ndarray,
+    detect: Detect,
+    pixel_aspects: Sequence[float] | None = None,
+    judge: AspectJudge | None = None,
 ) -> AspectReading:
     """The detections at whichever of ``pixel_aspects`` (default: :func:`pixel_aspects_to_try`
     for the picture's shape) reads surest (:func:`_sureness`): at the true aspect the faces look
-    as the classifier and the verifier learnt them. The first aspect wins ties and is kept when
-    nothing is found at any."""
+    as the classifier and the verifier learnt them. With a ``judge``, readings within
+    :data:`NEAR_TIE` of the surest are a near tie, and of those the one whose tiles the judge
+    finds least stretched is kept (:func:`judged_stretch`). The first aspect wins ties and is
+    kept when nothing is found at any."""
     if pixel_aspects is None:
         pixel_aspects = pixel_aspects_to_try(image)
     if not pixel_aspects:
         raise ValueError("detect_any_pixel_aspect needs at least one pixel aspect to try")
     readings = [AspectReading(aspect, detect_at_pixel_aspect(image, detect, aspect)) for aspect in pixel_aspects]
-    return max(readings, key=_sureness)  # max keeps the first of equals
+    surest = max(readings, key=_sureness)  # max keeps the first of equals
+    if judge is None:
+        return surest
+    tied = [r for r in readings if r.detections and _sureness(r) >= _sureness(surest) - NEAR_TIE]
+    if len(tied) < 2:
+        return surest
+    return min(tied, key=lambda reading: abs(judged_stretch(image, reading, judge)))  # min keeps the first
+
+
+def judged_stretch(image: np.ndarray, reading: AspectReading, judge: AspectJudge) -> float:
+    """How much wider than true (log) ``reading``'s tiles show at its pixel aspect: the median
+    of the judge's look at each find, each weighted by how surely it is a tile read right (a
+    glyph found at a wrong aspect says little of the tiles' shape). 0 with no finds."""
+    found = reading.detections
+    if not found:
+        return 0.0
+    stretches = np.asarray(judge.stretches_at(image, [d.corners for d in found], reading.pixel_aspect), np.float64)
+    if stretches.shape != (len(found),):
+        raise ValueError(f"the aspect judge gave {stretches.shape} stretches for {len(found)} finds: one each")
+    weights = np.array([_tile_belief(d) for d in found])
+    order = np.argsort(stretches)
+    cumulative = np.cumsum(weights[order])
+    if cumulative[-1] <= 0.0:
+        return float(np.median(stretches))
+    return float(stretches[order][np.searchsorted(cumulative, cumulative[-1] / 2.0)])
+
+
+def _tile_belief(detection: Detection) -> float:
+    """How surely a find is a tile read right: its reading's confidence times the verifier's
+    score of it (its confidence alone where the verifier did not look)."""
+    return detection.reading.confidence * (1.0 if detection.face_score is None else detection.face_score)
 
 
 def _sureness(reading: AspectReading) -> float:
@@ -166,4 +214,4 @@ def _sureness(reading: AspectReading) -> float:
     found = reading.detections
     if not found:
         return 0.0
-    return float(np.mean([d.reading.confidence * (1.0 if d.face_score is None else d.face_score) for d in found]))
+    return float(np.mean([_tile_belief(d) for d in found]))
