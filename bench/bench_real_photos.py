@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier
 from vision.classify.verifier import verifier_option
+from vision.detect.aspect_judge import aspect_judge_option
 from vision.detect.photo_reading import read_photo
 from vision.detect.pixel_aspect import parse_pixel_aspect, pixel_aspect_name
 from vision.detect.still_photo import detect_tiles, make_finder, read_image
@@ -52,6 +53,7 @@ def main() -> None:
     parser.add_argument("--labels", type=Path, action="append", required=True, help="a held-out label file")
     parser.add_argument("--detector", type=Path, help="tile detector model (default: shipped)")
     parser.add_argument("--verifier", help="tile verifier model (default: shipped; 'none': keep every find)")
+    parser.add_argument("--aspect-judge", help="aspect model (default: shipped; 'none': the surest reading alone)")
     parser.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="classifier model (default: shipped)")
     parser.add_argument("--iou", type=float, default=0.3)
     parser.add_argument("--compare", action="store_true", help="also run the PyPI mahjong-detector")
@@ -67,10 +69,11 @@ def main() -> None:
         image, classifier, finder=finder, unskew_doubtful=False
     )
     pixel_aspect = parse_pixel_aspect(args.pixel_aspect)
+    judge = aspect_judge_option(args.aspect_judge)
     aspects: Counter[str] = Counter()
 
     def ours(image: np.ndarray) -> Sequence[Any]:
-        reading = read_photo(image, find_and_read, pixel_aspect, choose_with=as_found)
+        reading = read_photo(image, find_and_read, pixel_aspect, choose_with=as_found, judge=judge)
         aspects[pixel_aspect_name(reading.pixel_aspect)] += 1
         return reading.detections
 

@@ -1,7 +1,8 @@
 """The options `vision detect` and `vision eval` share: how tiles are found and read in a photo.
 
-Both commands take ``--tile-height``, ``--pixel-aspect``, ``--model``, ``--finder``,
-``--detector``, ``--verifier`` and ``--enrollment`` and build the same detector from them.
+Both commands take ``--tile-height``, ``--pixel-aspect``, ``--aspect-judge``, ``--model``,
+``--finder``, ``--detector``, ``--verifier`` and ``--enrollment`` and build the same detector
+from them.
 """
 
 from __future__ import annotations
@@ -23,6 +24,12 @@ def add_detection_options(parser: argparse.ArgumentParser) -> None:
         help="how much wider than tall each pixel shows the scene: 1 for a camera's frame, 16:9 for a 16:9 "
         "photo squeezed to a square (as data-set exports are), or auto (default): a square picture's squeeze "
         "tried and chosen, any other shape read at 1",
+    )
+    parser.add_argument(
+        "--aspect-judge",
+        metavar="ONNX",
+        help="another aspect model (with its .json), or 'none' to choose a square picture's squeeze by how "
+        "surely its tiles read alone (with --pixel-aspect auto)",
     )
     parser.add_argument("--model", type=Path, metavar="ONNX", help="another classifier model (with its .json)")
     parser.add_argument(
@@ -62,6 +69,7 @@ def detector_from(args: argparse.Namespace) -> Callable[[Any], Any]:
     # Imported here so other commands start without loading OpenCV and onnxruntime.
     from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier  # noqa: PLC0415
     from vision.classify.verifier import verifier_option  # noqa: PLC0415
+    from vision.detect.aspect_judge import aspect_judge_option  # noqa: PLC0415
     from vision.detect.photo_reading import read_photo  # noqa: PLC0415
     from vision.detect.still_photo import detect_tiles, make_finder  # noqa: PLC0415
     from vision.find.finder import TILE_ASPECT  # noqa: PLC0415
@@ -71,6 +79,7 @@ def detector_from(args: argparse.Namespace) -> Callable[[Any], Any]:
     size = TileSize(args.tile_height * TILE_ASPECT, args.tile_height) if args.tile_height else None
     finder = make_finder(args.finder, size, args.detector, verifier_option(args.verifier))
     pixel_aspect = _pixel_aspect(args)
+    judge = aspect_judge_option(args.aspect_judge) if pixel_aspect is None else None
 
     def detect(image: Any) -> Any:
         return detect_tiles(image, classifier, finder=finder)
@@ -78,4 +87,4 @@ def detector_from(args: argparse.Namespace) -> Callable[[Any], Any]:
     def as_found(image: Any) -> Any:  # the squeeze is chosen on the finds as found (read_photo)
         return detect_tiles(image, classifier, finder=finder, unskew_doubtful=False)
 
-    return lambda image: read_photo(image, detect, pixel_aspect, choose_with=as_found)
+    return lambda image: read_photo(image, detect, pixel_aspect, choose_with=as_found, judge=judge)

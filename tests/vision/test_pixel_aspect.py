@@ -11,10 +11,13 @@ from vision.classify.classifier import OnnxTileClassifier, TileReading
 from vision.detect.photo_reading import read_photo
 from vision.detect.pixel_aspect import (
     COMMON_PIXEL_ASPECTS,
+    NEAR_TIE,
     STRIP_PIXEL_ASPECTS,
+    AspectReading,
     detect_any_pixel_aspect,
     detect_at_pixel_aspect,
     gradient_spread,
+    judged_stretch,
     parse_pixel_aspect,
     pixel_aspect_name,
     pixel_aspects_to_try,
@@ -153,6 +156,67 @@ def test_each_finds_confidence_is_weighed_by_its_own_face_score():
 
     image = np.zeros((100, 100, 3), np.uint8)
     assert detect_any_pixel_aspect(image, paired_at_twice_as_wide, (1.0, 2.0)).pixel_aspect == 2.0
+
+
+class _StretchJudge:
+    """A fake aspect judge: each find's log stretch is a given function of the pixel aspect it
+    was found at (the real one is tested in test_aspect_judge.py)."""
+
+    def __init__(self, stretch_at):
+        self.stretch_at = stretch_at
+        self.asked = []
+
+    def stretches_at(self, image, quads, pixel_aspect):
+        self.asked.append(pixel_aspect)
+        return np.full(len(quads), self.stretch_at(pixel_aspect))
+
+
+_TRUE_ASPECT = 2.0
+_judge_of_truth = lambda: _StretchJudge(lambda aspect: float(np.log(aspect / _TRUE_ASPECT)))  # noqa: E731
+
+
+def test_a_near_tie_is_broken_by_the_judge_and_a_clear_lead_is_not():
+    corners = [[0, 0], [10, 0], [10, 14], [0, 14]]
+    image = np.zeros((100, 100, 3), np.uint8)
+
+    def surer_at_square_pixels_by(margin):
+        return lambda picture: [_detection(corners, 0.9 if picture.shape[1] == 100 else 0.9 - margin)] * 3
+
+    near = surer_at_square_pixels_by(NEAR_TIE / 2)
+    assert detect_any_pixel_aspect(image, near, (1.0, 2.0)).pixel_aspect == 1.0  # no judge: the surest
+    judge = _judge_of_truth()
+    assert detect_any_pixel_aspect(image, near, (1.0, 2.0), judge).pixel_aspect == 2.0
+    assert sorted(judge.asked) == [1.0, 2.0]
+    clear = surer_at_square_pixels_by(NEAR_TIE * 2)
+    assert detect_any_pixel_aspect(image, clear, (1.0, 2.0), _judge_of_truth()).pixel_aspect == 1.0
+    # an aspect with no finds is in no tie; nothing found anywhere keeps the first
+    empty_when_wide = lambda picture: [] if picture.shape[1] == 200 else [_detection(corners, 0.5)]  # noqa: E731
+    assert detect_any_pixel_aspect(image, empty_when_wide, (1.0, 2.0), _judge_of_truth()).pixel_aspect == 1.0
+    assert detect_any_pixel_aspect(image, lambda picture: [], (2.0, 1.0), _judge_of_truth()).pixel_aspect == 2.0
+
+
+def test_the_judged_stretch_is_the_median_weighted_by_how_surely_each_find_is_a_tile():
+    corners = np.array([[0, 0], [10, 0], [10, 14], [0, 14]], np.float64)
+    image = np.zeros((50, 50, 3), np.uint8)
+
+    class PerFind:
+        def stretches_at(self, image, quads, pixel_aspect):
+            return np.array([0.5, -0.2, 0.1, 0.9])[: len(quads)]
+
+    sure, unsure = _detection(corners, 0.9, 0.9), _detection(corners, 0.2, 0.5)
+    # a glyph read unsurely says little: the three sure finds' middle one (0.1) counts
+    reading = AspectReading(1.0, (unsure, sure, sure, sure))
+    assert judged_stretch(image, reading, PerFind()) == pytest.approx(0.1)
+    # all equally sure: the plain median's lower middle
+    assert judged_stretch(image, AspectReading(1.0, (sure,) * 4), PerFind()) == pytest.approx(0.1)
+    assert judged_stretch(image, AspectReading(1.0, ()), PerFind()) == 0.0
+
+    class Miscounting:
+        def stretches_at(self, image, quads, pixel_aspect):
+            return np.zeros(len(quads) + 1)
+
+    with pytest.raises(ValueError, match="2 stretches for 1 finds"):
+        judged_stretch(image, AspectReading(1.0, (sure,)), Miscounting())
 
 
 @pytest.fixture(scope="module")

@@ -126,8 +126,16 @@ def test_draw_into_a_missing_folder_exits_2_naming_it(photo, tmp_path, capsys):
     assert "nowhere" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("option", ["--detector", "--model", "--verifier"])
+@pytest.mark.parametrize("option", ["--detector", "--model", "--verifier", "--aspect-judge"])
 def test_a_missing_model_file_exits_2_naming_it(photo, tmp_path, capsys, option):
     path, _ = photo
     assert main(["vision", "detect", str(path), option, str(tmp_path / "absent.onnx")]) == 2
     assert "absent.onnx" in capsys.readouterr().err
+
+
+def test_without_the_aspect_judge_a_squeezed_photo_is_still_read_at_its_shape(photo, tmp_path, capsys):
+    _, table = photo
+    squeezed = tmp_path / "squeezed.png"
+    cv2.imwrite(str(squeezed), cv2.resize(table.image, (540, 540), interpolation=cv2.INTER_AREA))
+    assert main(["vision", "detect", str(squeezed), "--aspect-judge", "none"]) == 0
+    assert "(pixel aspect 16:9)" in capsys.readouterr().out

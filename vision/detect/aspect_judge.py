@@ -107,3 +107,11 @@ class OnnxAspectJudge:
     def stretches_at(self, image: np.ndarray, quads: Sequence[np.ndarray], pixel_aspect: float) -> np.ndarray:
         """:meth:`log_stretches` of the tiles found at ``pixel_aspect`` (quads in ``image``'s pixels)."""
         return self.log_stretches(crops_at(image, quads, pixel_aspect))
+
+
+def aspect_judge_option(value: str | None) -> OnnxAspectJudge | None:
+    """An ``--aspect-judge`` option: the shipped model when not given, none for 'none' (the
+    surest reading alone is kept), else the file named; loaded now."""
+    if value is None:
+        return OnnxAspectJudge()
+    return None if value.strip().lower() == "none" else OnnxAspectJudge(Path(value))

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from vision.detect.pixel_aspect import (
+    AspectJudge,
     AspectReading,
     detect_any_pixel_aspect,
     detect_at_pixel_aspect,
@@ -29,20 +30,24 @@ Detect = Callable[[np.ndarray], Sequence[Detection]]
 
 
 def read_photo(
-    image: np.ndarray, detect: Detect, pixel_aspect: float | None = None, choose_with: Detect | None = None
+    image: np.ndarray,
+    detect: Detect,
+    pixel_aspect: float | None = None,
+    choose_with: Detect | None = None,
+    judge: AspectJudge | None = None,
 ) -> AspectReading:
     """``detect`` (e.g. :func:`~vision.detect.still_photo.detect_tiles` with its models) run at
     ``pixel_aspect`` (None: the squeezes the picture may have, :func:`pixel_aspects_to_try`,
-    tried and the surest reading of ``choose_with``, else of ``detect``, chosen), and the finds
-    of one size kept."""
+    tried and the surest reading of ``choose_with``, else of ``detect``, chosen, a near tie
+    broken by the aspect ``judge`` when given), and the finds of one size kept."""
     if pixel_aspect is None:
         tried = pixel_aspects_to_try(image)
         if len(tried) == 1:
             pixel_aspect = tried[0]
         elif choose_with is not None:
-            pixel_aspect = detect_any_pixel_aspect(image, choose_with, tried).pixel_aspect
+            pixel_aspect = detect_any_pixel_aspect(image, choose_with, tried, judge).pixel_aspect
         else:
-            chosen = detect_any_pixel_aspect(image, detect, tried)
+            chosen = detect_any_pixel_aspect(image, detect, tried, judge)
             return AspectReading(chosen.pixel_aspect, of_one_size(chosen.detections))
     found = detect_at_pixel_aspect(image, detect, pixel_aspect)
     return AspectReading(pixel_aspect, of_one_size(found))

@@ -187,7 +187,7 @@ def judged_stretch(image: np.ndarray, reading: AspectReading, judge: AspectJudge
         return 0.0
     stretches = np.asarray(judge.stretches_at(image, [d.corners for d in found], reading.pixel_aspect), np.float64)
     if stretches.shape != (len(found),):
-        raise ValueError(f"the aspect judge gave {stretches.shape} stretches for {len(found)} finds: one each")
+        raise ValueError(f"the aspect judge gave {stretches.size} stretches for {len(found)} finds: one each")
     weights = np.array([_tile_belief(d) for d in found])
     order = np.argsort(stretches)
     cumulative = np.cumsum(weights[order])

@@ -32,7 +32,9 @@ class AspectNet(nn.Module):
             _stage(48, 64),  # 4×4
         )
         side = INPUT_SIZE // 16
-        self.head = nn.Sequential(nn.Flatten(), nn.Linear(64 * side * side, 64), nn.ReLU(inplace=True), nn.Linear(64, 1))
+        self.head = nn.Sequential(
+            nn.Flatten(), nn.Linear(64 * side * side, 64), nn.ReLU(inplace=True), nn.Linear(64, 1)
+        )
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         out: torch.Tensor = self.head(self.features(x))

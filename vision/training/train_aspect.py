@@ -95,7 +95,8 @@ def run(recipe: Recipe, out: str, sets: list[Path], cache: Path | None = None, k
     metrics = crop_errors(predict(model, validation.crops), validation.log_stretches)
     log.info("validation: %s", metrics)
     onnx_path = export_crop_model(model, Path(out) / f"{MODEL_NAME}.onnx", (INPUT_SIZE, INPUT_SIZE), "log_stretch")
-    metadata = _metadata(recipe, sets, metrics, code, {"render_s": round(rendered), "train_s": round(trained)}, len(train))
+    timings = {"render_s": round(rendered), "train_s": round(trained)}
+    metadata = _metadata(recipe, sets, metrics, code=code, timings=timings, crops=len(train))
     write_model_metadata(onnx_path, metadata)
     choice = known_squeeze_choice(OnnxAspectJudge(onnx_path), KNOWN_SQUEEZE_SEEDS[:known])
     log.info("known squeezes: %s", choice)
@@ -188,7 +189,7 @@ def known_squeeze_choice(judge: OnnxAspectJudge, seeds: range = KNOWN_SQUEEZE_SE
 
 
 def _metadata(
-    recipe: Recipe, sets: list[Path], metrics: dict[str, Any], code: str, timings: dict[str, int], crops: int
+    recipe: Recipe, sets: list[Path], metrics: dict[str, Any], *, code: str, timings: dict[str, int], crops: int
 ) -> dict[str, Any]:
     return {
         "input": {
