@@ -45,6 +45,7 @@ from vision.training.aspect_data import (
 from vision.training.aspect_model import MEAN, STD, AspectNet
 from vision.training.batches import reexposed, to_tensor
 from vision.training.export import code_version, export_crop_model, write_model_metadata
+from vision.training.one_output_fit import fit_one_output
 
 log = logging.getLogger(__name__)
 
@@ -138,20 +139,15 @@ def batch_of(data: AspectSet, recipe: Recipe, rng: np.random.Generator) -> tuple
 
 
 def fit(model: nn.Module, data: AspectSet, recipe: Recipe) -> None:
-    rng = np.random.default_rng(recipe.seed)
-    optimiser = torch.optim.AdamW(model.parameters(), lr=recipe.learning_rate, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=recipe.learning_rate, total_steps=recipe.steps)
-    model.train()
-    started = time.monotonic()
-    for step in progress(range(recipe.steps), "train"):  # a bar on a terminal; the log lines stay
-        x, target = batch_of(data, recipe, rng)
-        loss = nn.functional.smooth_l1_loss(model(x).squeeze(1), target, beta=0.1)
-        optimiser.zero_grad()
-        loss.backward()  # type: ignore[no-untyped-call,unused-ignore]  # typed only where torch is installed
-        optimiser.step()
-        schedule.step()
-        if step % 250 == 0:
-            log.info("step %d/%d loss %.4f (%.0f s)", step, recipe.steps, loss.item(), time.monotonic() - started)
+    fit_one_output(
+        model,
+        lambda rng: batch_of(data, recipe, rng),
+        lambda out, target: nn.functional.smooth_l1_loss(out, target, beta=0.1),
+        seed=recipe.seed,
+        steps=recipe.steps,
+        learning_rate=recipe.learning_rate,
+        log_every=250,
+    )
 
 
 def predict(model: nn.Module, crops: np.ndarray) -> np.ndarray:

@@ -25,12 +25,12 @@ import numpy as np
 import torch
 from torch import nn
 
-from table_app.progress import progress
 from vision.detect.sideways_judge import CONTEXT, INPUT_SIZE, ROW_REACH
 from vision.render.tile_art import ArtStyle
 from vision.training.batches import reexposed, to_tensor
 from vision.training.detector_data import TRAIN_PX_PER_MM
 from vision.training.export import code_version, export_crop_model, write_model_metadata
+from vision.training.one_output_fit import fit_one_output
 from vision.training.sideways_data import (
     AXIS_JITTER_DEG,
     CENTRE_JITTER,
@@ -136,20 +136,15 @@ def batch_of(data: SidewaysSet, recipe: Recipe, rng: np.random.Generator) -> tup
 
 
 def fit(model: nn.Module, data: SidewaysSet, recipe: Recipe) -> None:
-    rng = np.random.default_rng(recipe.seed)
-    optimiser = torch.optim.AdamW(model.parameters(), lr=recipe.learning_rate, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=recipe.learning_rate, total_steps=recipe.steps)
-    model.train()
-    started = time.monotonic()
-    for step in progress(range(recipe.steps), "train"):  # a bar on a terminal; the log lines stay
-        x, target = batch_of(data, recipe, rng)
-        loss = nn.functional.binary_cross_entropy_with_logits(model(x).squeeze(1), target)
-        optimiser.zero_grad()
-        loss.backward()  # type: ignore[no-untyped-call,unused-ignore]  # typed only where torch is installed
-        optimiser.step()
-        schedule.step()
-        if step % 200 == 0:
-            log.info("step %d/%d loss %.4f (%.0f s)", step, recipe.steps, loss.item(), time.monotonic() - started)
+    fit_one_output(
+        model,
+        lambda rng: batch_of(data, recipe, rng),
+        nn.functional.binary_cross_entropy_with_logits,
+        seed=recipe.seed,
+        steps=recipe.steps,
+        learning_rate=recipe.learning_rate,
+        log_every=200,
+    )
 
 
 def predict(model: nn.Module, crops: np.ndarray) -> np.ndarray:
