@@ -82,6 +82,21 @@ def test_random_felt_and_tile_fill_as_labelling_every_pixel_does(seed):
         assert np.array_equal(_fill_holes(mask, largest), labelled_fill(mask, largest)), largest
 
 
+def test_a_thin_hole_across_a_large_box_is_counted_and_filled():
+    """A crack of felt (a 4-connected staircase) whose box is large but which holds few pixels:
+    the felt in its box is no proof it is large, so it is counted (flooded), and filled; the
+    felt around the tiles, surely large from what its box holds, is not."""
+    mask = np.zeros((100, 100), np.uint8)
+    mask[10:80, 10:80] = 1
+    for step in range(55):
+        mask[15 + step, 15 + step : 17 + step] = 0  # each pixel's right neighbour, then the next line's
+    filled = _fill_holes(mask, 200)
+    assert filled[10:80, 10:80].all()
+    assert not filled[:10].any()
+    assert np.array_equal(filled, labelled_fill(mask, 200))
+    assert np.array_equal(_fill_holes(mask, 100), mask)  # 110 pixels: not fewer than 100
+
+
 def test_all_felt_and_all_tile():
     assert not _fill_holes(np.zeros((30, 40), np.uint8), 100).any()
     assert _fill_holes(np.ones((30, 40), np.uint8), 100).all()

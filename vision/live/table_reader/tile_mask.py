@@ -162,28 +162,45 @@ def _fill_holes(mask: np.ndarray, largest: float) -> np.ndarray:
     parent is the edge of the tile around it."""
     framed = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=1)
     contours, hierarchy = cv2.findContours(framed, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
-    filled = framed.copy()
-    for contour, links in zip(contours, hierarchy[0] if hierarchy is not None else (), strict=True):
-        if links[_PARENT] >= 0:  # a hole's edge: an outer edge of tile has no parent
-            _fill_if_small(filled, framed, contour, largest)
-    return filled[1:-1, 1:-1]
+    # A hole's edge has a parent (an outer edge of tile has none).
+    holes = [
+        c
+        for c, links in zip(contours, hierarchy[0] if hierarchy is not None else (), strict=True)
+        if links[_PARENT] >= 0
+    ]
+    boxes = np.array([cv2.boundingRect(contour) for contour in holes], np.int64).reshape(-1, 4)
+    filled = np.zeros_like(framed)  # the holes filled, each drawn in the frame's place
+    for index, contour in enumerate(holes):
+        width, height = (int(value) for value in boxes[index, 2:])
+        if width * height < largest:
+            # Its box holds fewer pixels than that, so it does: all the felt inside its edge
+            # goes, with any felt inside a tile inside it (smaller still: a hole to fill too).
+            cv2.drawContours(filled, [contour], -1, 1, thickness=cv2.FILLED)
+        elif _least_pixels(framed, boxes, index) < largest:  # else surely large: the felt around the tiles
+            _flood_if_small(filled, framed, contour, largest)
+    return cv2.bitwise_or(framed, filled)[1:-1, 1:-1]
 
 
-def _fill_if_small(filled: np.ndarray, framed: np.ndarray, contour: np.ndarray, largest: float) -> None:
-    """Sets to 1 in ``filled`` the piece of felt whose edge is ``contour`` (in ``framed``)
-    when it has fewer than ``largest`` pixels."""
-    left, top, width, height = cv2.boundingRect(contour)
-    if width * height < largest:
-        # Its box holds fewer pixels than that, so it does: all the felt inside its edge goes,
-        # with any felt inside a tile inside it (smaller still: a hole to fill too).
-        inside = np.zeros((height, width), np.uint8)
-        cv2.drawContours(inside, [contour - (left, top)], -1, 1, thickness=cv2.FILLED)
-        filled[top : top + height, left : left + width] |= inside
-        return
-    # Counted by flooding it from the felt pixel right of where its edge begins: the border
-    # follower starts a hole's edge at a tile pixel whose right neighbour is the hole's.
+def _flood_if_small(filled: np.ndarray, framed: np.ndarray, contour: np.ndarray, largest: float) -> None:
+    """Sets to 1 in ``filled`` the piece of felt whose edge is ``contour`` (in ``framed``) when
+    it has fewer than ``largest`` pixels, counted by flooding it from the felt pixel right of
+    where its edge begins: the border follower starts a hole's edge at a tile pixel whose
+    right neighbour is the hole's."""
     x, y = (int(value) for value in contour[0, 0])
     flooded = np.zeros((framed.shape[0] + 2, framed.shape[1] + 2), np.uint8)
     area, *_ = cv2.floodFill(framed, flooded, (x + 1, y), 1, flags=4 | cv2.FLOODFILL_MASK_ONLY | (1 << 8))
     if area < largest:
         filled[flooded[1:-1, 1:-1] > 0] = 1
+
+
+def _least_pixels(framed: np.ndarray, boxes: np.ndarray, index: int) -> int:
+    """At least how many pixels hole ``index`` has: the felt in its box, less all that the
+    other holes' boxes share with it (every piece of felt is a hole, inside its own box). The
+    felt all around the tiles holds far more than a symbol's hole: no flood over the whole
+    view is needed to count it."""
+    left, top, width, height = (int(value) for value in boxes[index])
+    felt = width * height - cv2.countNonZero(framed[top : top + height, left : left + width])
+    along = np.minimum(boxes[:, 0] + boxes[:, 2], left + width) - np.maximum(boxes[:, 0], left)
+    across = np.minimum(boxes[:, 1] + boxes[:, 3], top + height) - np.maximum(boxes[:, 1], top)
+    shared = np.clip(along, 0, None) * np.clip(across, 0, None)
+    return felt - int(shared.sum() - shared[index])
