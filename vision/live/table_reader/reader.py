@@ -41,7 +41,7 @@ from vision.find.finder import FoundTile
 from vision.find.learnt import DEFAULT_DETECTOR, LearntTileFinder
 from vision.geometry import centre
 from vision.live.reading import SeenTile, TableReading, Zone
-from vision.live.table_reader.gaps import GapSearch, gap_faces
+from vision.live.table_reader.gaps import GapSearch, face_level, gap_faces
 from vision.live.table_reader.occluders import occluded_zones, occluder_labels
 from vision.live.table_reader.row_fitting import SeatRows
 from vision.live.table_reader.seat_tiles import (
@@ -57,7 +57,14 @@ from vision.live.table_reader.seat_tiles import (
     wall_row_line,
     zone_box_items,
 )
-from vision.live.table_reader.seat_view import ViewGeometry, box_slices, seat_image, view_geometry, warp_view
+from vision.live.table_reader.seat_view import (
+    ViewGeometry,
+    box_slices,
+    seat_image,
+    view_geometry,
+    view_rect,
+    warp_view,
+)
 from vision.live.table_reader.structure import ReadTile, seat_reading, wall_reading
 from vision.live.table_reader.tile_copies import doubted, over_counted
 from vision.live.table_reader.tile_mask import ViewMask, view_mask
@@ -196,7 +203,7 @@ class TableReader:
         read = self._read_finds(image, reads, finds)
         fitted = self._fitted(image, reads, masks, read)
         # Where tile shows that no fitted face covers, the detector missed a face: cut one there.
-        gaps = self._gaps(masks, occluders, fitted)
+        gaps = self._gaps(masks, occluders if any_occluder else None, fitted)
         if gaps:
             # Every fitted face goes again, also a meld's tile that no meld took for want of
             # the face a gap now gives it (a closed kan's back beside a missed face).
@@ -305,38 +312,45 @@ class TableReader:
         points = np.concatenate([corners.reshape(-1, 1, 2) for corners in quads]).astype(np.float64)
         return np.asarray(cv2.perspectiveTransform(points, self.view.frame_to_view).reshape(-1, 4, 2))
 
-    def _gaps(self, masks: ViewMask, occluders: np.ndarray, fitted: list[list[ReadTile]]) -> list[_Find]:
+    def _gaps(self, masks: ViewMask, occluders: np.ndarray | None, fitted: list[list[ReadTile]]) -> list[_Find]:
         """Faces where a zone holds tile that no placed face (``fitted``, each seat's) covers
-        (``gaps``). An added kan's tile covers none: on top of the turned tile, it is seen
-        further out, over most of it, and what shows of a turned tile the detector missed
-        under it is a strip thinner than a gap's least side. A gap's face in the added row on
-        a placed added tile is that tile (``_on_added_tile``)."""
+        (``gaps``), outside the ``occluders`` (None: there are none). An added kan's tile
+        covers none: on top of the turned tile, it is seen further out, over most of it, and
+        what shows of a turned tile the detector missed under it is a strip thinner than a
+        gap's least side. A gap's face in the added row on a placed added tile is that tile
+        (``_on_added_tile``)."""
         covered = np.zeros_like(masks.tiles)
         covering = [tile.quad for tiles in fitted for tile in tiles if not _added(tile)]
         for quad in self._view_quads(covering):
             _fill_quad(covered, quad)
         margin = max(round(2 * _FOUND_MARGIN_MM * self.view.px_per_mm) + 1, 1)
         covered = cv2.dilate(covered, np.ones((margin, margin), np.uint8))
-        # All three are 0/1: tile that no face covers, and tile that one does.
-        residual = cv2.bitwise_and(masks.tiles, 1 - covered)
-        if occluders.any():
+        # All three are 0/1: tile that no face covers (tile less cover), and tile that one does.
+        residual = cv2.subtract(masks.tiles, covered)
+        if occluders is not None:
             residual[occluders > 0] = 0
         tile_covered = cv2.bitwise_and(masks.tiles, covered)
         if not cv2.countNonZero(tile_covered):
             return []
-        face_level = float(np.percentile(masks.gray[tile_covered > 0], 80))
+        level = face_level(masks.gray, tile_covered)
         gaps = []
         for seat in range(4):
-            images = [seat_image(image, self.view, seat) for image in (residual, masks.tiles, masks.gray)]
+            turns = self.view.quarter_turns[seat]
             for zone, box in zone_box_items(self.boxes):
                 columns, lines = box_slices(self.view, _reaching_out(box))
-                if not images[0][lines, columns].any():
+                # The seat image's part is the view's part under it turned: looked at in the
+                # view, along its rows; only the residual is copied (for the opening), the rest
+                # is read in a few places.
+                under = view_rect(self.view, seat, columns, lines)
+                if not residual[under].size or not cv2.countNonZero(residual[under]):
                     continue
-                parts = [np.ascontiguousarray(image[lines, columns]) for image in images]
+                parts = [np.rot90(image[under], turns) for image in (residual, masks.tiles, masks.gray)]
                 origin = (columns.start or 0, lines.start or 0)
                 edge = _meld_row_edge(fitted[seat]) if zone == Zone.MELDS else None
                 row_edge = None if edge is None else edge - origin[1]
-                search = GapSearch(parts[0], parts[1], parts[2], origin, _MOST_ROWS[zone], face_level, row_edge)
+                search = GapSearch(
+                    np.ascontiguousarray(parts[0]), parts[1], parts[2], origin, _MOST_ROWS[zone], level, row_edge
+                )
                 upright = zone in _UPRIGHT_ZONES
                 for piece in gap_faces(search, self.scale):
                     face = _upright(piece, self.scale) if upright else piece
