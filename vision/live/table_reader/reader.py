@@ -53,6 +53,7 @@ from vision.live.table_reader.seat_tiles import (
     centred_piece,
     face_scale,
     frame_quad,
+    frame_quads,
     group_melds,
     wall_row_line,
     zone_box_items,
@@ -277,27 +278,46 @@ class TableReader:
             if located is not None and not (0 <= x < side and 0 <= y < side and self._unseen[int(y), int(x)])
         ]
         axes = self._row_axes_at([seat for _, (seat, *_) in placed], np.array([(u, v) for _, (_, _, u, v) in placed]))
-        finds = []
-        for (tile, (seat, zone, u, v)), axis in zip(placed, axes, strict=True):
-            upright = zone in _UPRIGHT_ZONES
-            face = centred_piece(u, v, not upright and _lies_across(tile, axis), self.scale)
-            quad = frame_quad(face, self._seat_to_frame[seat])
-            finds.append(_Find(seat, FoundTile(quad, face.sideways), lie_known=upright))
-        return finds
+        seats = [seat for _, (seat, *_) in placed]
+        uprights = [zone in _UPRIGHT_ZONES for _, (_, zone, _, _) in placed]
+        faces = [
+            centred_piece(u, v, not upright and _lies_across(tile, axis), self.scale)
+            for (tile, (_, _, u, v)), axis, upright in zip(placed, axes, uprights, strict=True)
+        ]
+        quads = self._frame_quads(seats, faces)
+        return [
+            _Find(seat, FoundTile(quad, face.sideways), lie_known=upright)
+            for seat, face, quad, upright in zip(seats, faces, quads, uprights, strict=True)
+        ]
+
+    def _frame_quads(self, seats: Sequence[int], faces: Sequence[Piece]) -> list[np.ndarray]:
+        """Each face's quad in the frame (``seat_tiles.frame_quads``) from its seat's image, a
+        call a seat."""
+        quads: list[np.ndarray] = [np.empty(0)] * len(faces)
+        for seat in set(seats):
+            here = [i for i, s in enumerate(seats) if s == seat]
+            for i, quad in zip(here, frame_quads([faces[i] for i in here], self._seat_to_frame[seat]), strict=True):
+                quads[i] = quad
+        return quads
 
     def _on_tile(self, masks: ViewMask, finds: list[_Find]) -> list[_Find]:
         """The finds whose face the felt mask shows as tile, at least ``_ON_TILE`` of it: the
         detector may fire on bare felt where a row would go on (a pond's next place); the mask
         knows felt, and a face of felt is no tile."""
+        if not finds:
+            return []
         kept = []
         height, width = masks.tiles.shape
-        for find, quad in zip(finds, self._view_quads([find.tile.corners for find in finds]), strict=True):
-            x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int), 0)
-            x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + 1, (width, height))
+        quads = self._view_quads([find.tile.corners for find in finds])
+        # Every find's box in the view, and its outline from the box's corner, all at once.
+        lows = np.maximum(np.floor(quads.min(axis=1)).astype(int), 0)
+        highs = np.minimum(np.ceil(quads.max(axis=1)).astype(int) + 1, (width, height))
+        outlines = _outlines(quads - lows[:, None, :])
+        for find, (x0, y0), (x1, y1), outline in zip(finds, lows.tolist(), highs.tolist(), outlines, strict=True):
             if x1 <= x0 or y1 <= y0:
                 continue  # off the view: no tile of the mask's
             face = np.zeros((y1 - y0, x1 - x0), np.uint8)
-            _fill_quad(face, quad - (x0, y0))
+            cv2.fillConvexPoly(face, outline, 1, shift=_QUARTER)
             area = cv2.countNonZero(face)
             tile = cv2.countNonZero(cv2.bitwise_and(face, masks.tiles[y0:y1, x0:x1]))  # both 0/1
             if area and tile >= _ON_TILE * area:
@@ -321,8 +341,8 @@ class TableReader:
         (``_on_added_tile``)."""
         covered = np.zeros_like(masks.tiles)
         covering = [tile.quad for tiles in fitted for tile in tiles if not _added(tile)]
-        for quad in self._view_quads(covering):
-            _fill_quad(covered, quad)
+        for outline in _outlines(self._view_quads(covering)):
+            cv2.fillConvexPoly(covered, outline, 1, shift=_QUARTER)
         margin = max(round(2 * _FOUND_MARGIN_MM * self.view.px_per_mm) + 1, 1)
         covered = cv2.dilate(covered, np.ones((margin, margin), np.uint8))
         # All three are 0/1: tile that no face covers (tile less cover), and tile that one does.
@@ -456,9 +476,12 @@ def _lies_across(tile: FoundTile, row_axis: float) -> bool:
     return min(turn, 180.0 - turn) > 45.0
 
 
-def _fill_quad(canvas: np.ndarray, quad: np.ndarray) -> None:
-    """Sets to 1 the pixels of ``canvas`` inside ``quad`` (4×2, float pixels, to a quarter pixel)."""
-    cv2.fillConvexPoly(canvas, np.round(quad * 4).astype(np.int32), 1, shift=2)
+def _outlines(quads: np.ndarray) -> np.ndarray:
+    """Quads (N×4×2, float pixels) as ``cv2.fillConvexPoly`` outlines to a quarter pixel (``shift=_QUARTER``)."""
+    return np.round(quads * 4).astype(np.int32)
+
+
+_QUARTER: Final = 2  # fractional bits of an outline's corners
 
 
 def _apply(homography: np.ndarray, point: np.ndarray) -> tuple[float, float]:

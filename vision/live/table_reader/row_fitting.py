@@ -27,7 +27,7 @@ from vision.live.table_reader.row_runs import (
     set_apart,
     ways,
 )
-from vision.live.table_reader.seat_tiles import MELD_GAP, FaceScale, Piece, ZoneTile, frame_quad
+from vision.live.table_reader.seat_tiles import MELD_GAP, FaceScale, Piece, ZoneTile, frame_quads
 from vision.live.table_reader.structure import WINNING_GAP, ReadTile
 
 _NUDGES: Final = (-1 / 3, -1 / 6, 1 / 6, 1 / 3)  # an uncertain face is also cut moved this much of its width
@@ -108,7 +108,7 @@ class SeatRows:
 
     def quads(self, faces: list[Piece]) -> list[np.ndarray]:
         """The faces' quads in the frame, as they are cut to be read."""
-        return [frame_quad(face, self.seat_to_frame) for face in faces]
+        return frame_quads(faces, self.seat_to_frame)
 
     def fitted(self, image: np.ndarray, reader: QuadReader, plan: RowsPlan) -> list[ReadTile]:
         """The seat's read tiles with every row fitted as ``plan`` laid it out: a way that reads

@@ -293,11 +293,20 @@ def wall_row_line(distances: SeatDistances, tile: PhysicalTileSize) -> float:
 
 def frame_quad(piece: Piece, seat_to_frame: np.ndarray) -> np.ndarray:
     """A face's corners in the frame (face order), through ``seat_to_frame``."""
-    left, right, top, bottom = piece.left - 0.5, piece.right - 0.5, piece.top - 0.5, piece.bottom - 0.5
-    if piece.sideways:
-        # Face order with the face's top to the left: its top-left corner is the image's bottom-left.
-        corners = [(left, bottom), (left, top), (right, top), (right, bottom)]
-    else:
-        corners = [(left, top), (right, top), (right, bottom), (left, bottom)]
-    points = np.asarray(corners, np.float64).reshape(-1, 1, 2)
-    return np.asarray(cv2.perspectiveTransform(points, seat_to_frame).reshape(4, 2))
+    return frame_quads([piece], seat_to_frame)[0]
+
+
+def frame_quads(pieces: Sequence[Piece], seat_to_frame: np.ndarray) -> list[np.ndarray]:
+    """Each face's corners in the frame (``frame_quad``), all through one call: the map takes
+    each point by itself, so a face's corners are those it gets alone."""
+    if not pieces:
+        return []
+    edges = np.array([(p.left, p.right, p.top, p.bottom) for p in pieces], np.float64) - 0.5
+    lies = _CORNER_EDGES[np.array([p.sideways for p in pieces], np.intp)]
+    points = edges[np.arange(len(pieces))[:, None, None], lies].reshape(-1, 1, 2)
+    return list(np.asarray(cv2.perspectiveTransform(points, seat_to_frame)).reshape(-1, 4, 2))
+
+
+#: Which of a face's edges (left, right, top, bottom) each corner's x and y are, in face order:
+#: upright, and sideways (the face's top to the left: its top-left corner is the image's bottom-left).
+_CORNER_EDGES: Final = np.array([[[0, 2], [1, 2], [1, 3], [0, 3]], [[0, 3], [0, 2], [1, 2], [1, 3]]])
