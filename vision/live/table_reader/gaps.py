@@ -106,7 +106,7 @@ def _faces(
     a meld zone's added row, whose tiles lie sideways."""
     left, right, top, bottom = box
     length, depth = right - left, bottom - top
-    rows = int(np.clip(round(depth / scale.height), 1, max_rows))
+    rows = min(max(round(depth / scale.height), 1), max_rows)
     pitch = depth / rows
     for row in range(rows):
         outer = bottom - row * pitch

@@ -21,6 +21,7 @@ reported occluded (its content left out) rather than read short (``occluders``).
 from __future__ import annotations
 
 import logging
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -515,7 +516,7 @@ def _added(tile: ReadTile) -> bool:
 def _meld_row_edge(tiles: list[ReadTile]) -> float | None:
     """The seat-image line where the meld row's faces end (``seat_tiles.arrange``'s), if any lies there."""
     ends = [t.found.piece.bottom for t in tiles if t.found.zone == Zone.MELDS and t.found.row == 0]
-    return float(np.median(ends)) if ends else None
+    return statistics.median(ends) if ends else None
 
 
 def _upright(piece: Piece, scale: FaceScale) -> Piece:

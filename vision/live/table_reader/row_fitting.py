@@ -9,6 +9,7 @@ fewer, are read, and the surest kept.
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -123,9 +124,9 @@ class SeatRows:
         melds = tiles[0].found.zone == Zone.MELDS
         # Pond rows begin at a line (a riichi tile against the centre side), meld rows end at one.
         top = (
-            float(np.median([p.bottom for p in pieces])) - self.scale.height
+            statistics.median([p.bottom for p in pieces]) - self.scale.height
             if melds
-            else float(np.median([p.top for p in pieces]))
+            else statistics.median([p.top for p in pieces])
         )
         found_runs = row_runs(mask, top, pieces, self.scale)
         if tiles[0].found.zone == Zone.HAND:

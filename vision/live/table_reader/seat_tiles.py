@@ -17,6 +17,7 @@ seat's own frame (``vision.calibration.zones.zone_boxes``):
 from __future__ import annotations
 
 import itertools
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Final
@@ -111,7 +112,7 @@ def arrange(zone: Zone, pieces: Sequence[Piece], scale: FaceScale, wall_row_line
     # side is judged upright, and taken into the row it lengthens it by a face.
     # The row's edge is where most faces end (a meld has one added tile to three or four in
     # the row): the furthest out may be a find a quarter face off.
-    outer = float(np.median([p.bottom for p in pieces]))
+    outer = statistics.median([p.bottom for p in pieces])
     return [ZoneTile(zone, 1 if p.bottom < outer - ADDED_IN * scale.width else 0, p) for p in pieces]
 
 
@@ -143,7 +144,7 @@ def _rows_by_top(pieces: Sequence[Piece], scale: FaceScale) -> list[int]:
 def _stray_line(lines: list[list[int]], pieces: Sequence[Piece], scale: FaceScale) -> tuple[int, int] | None:
     """The line with fewest faces that lies nearer a neighbour than rows lie apart, and the
     neighbour it joins (the nearer); ``None`` when every line is a row's."""
-    tops = [float(np.median([pieces[i].top for i in members])) for members in lines]
+    tops = [statistics.median([pieces[i].top for i in members]) for members in lines]
     strays = []
     for index in range(len(lines)):
         near = [
