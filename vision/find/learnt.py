@@ -24,7 +24,7 @@ from vision.find import centres
 from vision.find.centres import CHANNELS, STRIDE, Peak, decode_peaks, net_input, normalised, portrait_corners
 from vision.find.finder import FindResult, FoundTile
 from vision.find.seams import TileSize
-from vision.geometry import centre
+from vision.geometry import centres as quad_centres
 from vision.onnx_models.cpu_session import cpu_session
 from vision.onnx_models.model_file import ModelFileError, load_model_metadata
 
@@ -307,7 +307,7 @@ def _one_per_tile(tiles: list[_Look]) -> list[_Look]:
     dropped, and takes no tile as its part."""
     if not tiles:
         return []
-    centres = np.array([centre(t.tile.corners) for t in tiles])
+    centres = quad_centres([t.tile.corners for t in tiles])
     longs = np.array([t.long for t in tiles])
     shorts = np.array([t.short for t in tiles])
     # Every pair's centre distance at once ([i, j]: from find i to find j).

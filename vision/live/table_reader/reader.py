@@ -40,7 +40,7 @@ from vision.detect.sideways_judge import long_axis_degrees
 from vision.detect.still_photo import Detection, SidewaysJudge, read_found, shipped_judge
 from vision.find.finder import FoundTile
 from vision.find.learnt import DEFAULT_DETECTOR, LearntTileFinder
-from vision.geometry import centre
+from vision.geometry import centres
 from vision.live.reading import SeenTile, TableReading, Zone
 from vision.live.table_reader.gaps import GapSearch, face_level, gap_faces
 from vision.live.table_reader.occluders import occluded_zones, occluder_labels
@@ -271,7 +271,7 @@ class TableReader:
         if not found:
             return []
         side = self.view.side_px
-        middles = np.array([centre(tile.corners) for tile in found], np.float64)
+        middles = centres([tile.corners for tile in found]).astype(np.float64)
         view_x, view_y = _apply_all(self.view.frame_to_view, middles)
         placed = [
             (tile, located)
@@ -396,7 +396,7 @@ class TableReader:
         """``_row_axes_at`` each quad's centre (frame pixels) in its seat's image."""
         if not quads:
             return []
-        middles = np.array([centre(quad) for quad in quads], np.float64)
+        middles = centres(quads).astype(np.float64)
         points = np.empty_like(middles)
         for seat in set(seats):
             here = np.flatnonzero(np.array(seats) == seat)
@@ -421,7 +421,7 @@ class TableReader:
         """Each read tile in its seat's zone, row and meld; of two on one face, the surer."""
         located: list[list[tuple[Zone, Piece, Detection]]] = [[] for _ in range(4)]
         ordered = sorted(detections, key=lambda d: -d.reading.confidence)
-        places = self._located(np.array([centre(d.corners) for d in ordered], np.float64).reshape(-1, 2))
+        places = self._located(centres([d.corners for d in ordered]).astype(np.float64))
         for detection, place in zip(ordered, places, strict=True):
             if place is None:
                 continue
