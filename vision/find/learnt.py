@@ -21,7 +21,7 @@ import numpy as np
 from models import MODELS_DIR
 from vision.classify.verifier import DEFAULT_VERIFIER, OnnxTileVerifier
 from vision.find import centres
-from vision.find.centres import CHANNELS, STRIDE, Peak, decode_peaks, net_input, normalised, portrait_corners
+from vision.find.centres import CHANNELS, STRIDE, Peak, decode_peaks, net_input, normalised, portrait_corners_of
 from vision.find.finder import FindResult, FoundTile
 from vision.find.seams import TileSize
 from vision.geometry import centres as quad_centres
@@ -229,7 +229,7 @@ class LearntTileFinder:
         ]
         if region is not None:
             peaks = _centred_in(region, peaks, (columns.start or 0, lines.start or 0), scale)
-        faces = [portrait_corners(peak, scale) for peak in peaks]
+        faces = list(portrait_corners_of(peaks, scale))
         tiles = [
             _Look(
                 FoundTile(corners, peak.sideways > centres.SIDEWAYS_ABOVE),
