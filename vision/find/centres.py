@@ -123,7 +123,7 @@ def turned_across_row(peaks: list[Peak]) -> list[Peak]:
 def portrait_corners(peak: Peak, scale: float) -> np.ndarray:
     """The peak's face as 4×2 frame pixels in portrait order (top-left, top-right,
     bottom-right, bottom-left with the long edges upright; the top may be either short edge)."""
-    return portrait_corners_of([peak], scale)[0]
+    return np.asarray(portrait_corners_of([peak], scale)[0])
 
 
 def portrait_corners_of(peaks: Sequence[Peak], scale: float) -> np.ndarray:
