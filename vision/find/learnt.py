@@ -11,7 +11,7 @@ finds before they are merged.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
@@ -149,8 +149,9 @@ class LearntTileFinder:
         scores = [float(score) for score in self.verifier.scores(image, [look.tile.corners for look in looks])]
         # Each find kept carries its score: how surely a photograph's finds are faces tells
         # its true pixel aspect (:mod:`vision.detect.pixel_aspect`).
+        # (Built whole rather than by dataclasses.replace: a look's finds are a hundred or more.)
         return [
-            replace(look, tile=replace(look.tile, face_score=score))
+            _Look(FoundTile(look.tile.corners, look.tile.sideways, score), look.long, look.short, look.score)
             for look, score in zip(looks, scores, strict=True)
             if self.verifier.keeps(score)
         ]
@@ -265,8 +266,12 @@ def _centred_in(
     (frame pixels), centred in the whole input's pixels."""
     x0, y0 = window_origin
     left, top, right, bottom = region
-    moved = [replace(p, centre=(p.centre[0] + x0, p.centre[1] + y0)) for p in peaks]
-    return [p for p in moved if left <= p.centre[0] / scale < right and top <= p.centre[1] / scale < bottom]
+    moved = [((p.centre[0] + x0, p.centre[1] + y0), p) for p in peaks]
+    return [
+        Peak(middle, p.long, p.short, p.axis_degrees, p.score, p.sideways)
+        for middle, p in moved
+        if left <= middle[0] / scale < right and top <= middle[1] / scale < bottom
+    ]
 
 
 def _result(tiles: list[_Look]) -> FindResult:

@@ -203,10 +203,12 @@ class SeatRows:
         for i, face in placed:
             tile = tiles[i]
             other = again.get(i)
+            # The face moved in its row and meld (built whole: dataclasses.replace costs more, a hundred a frame).
+            found = ZoneTile(tile.found.zone, tile.found.row, face, tile.found.meld)
             if other is not None and other.reading.confidence > tile.reading.confidence:
-                fitted[i] = replace(other, found=replace(tile.found, piece=face))
+                fitted[i] = ReadTile(found, other.reading, other.quad)
             else:
-                fitted[i] = ReadTile(replace(tile.found, piece=face), tile.reading, tile.quad)
+                fitted[i] = ReadTile(found, tile.reading, tile.quad)
 
     def nudges(self, tiles: list[ReadTile]) -> list[tuple[int, Piece]]:
         """A face read as uncertain may be cut a little out of phase with its row (a tile's
