@@ -13,7 +13,7 @@ from tests.vision.finder_counts import count_finds
 from vision.classify.classifier import OnnxTileClassifier
 from vision.detect.still_photo import ClassicTileFinder, detect_tiles, make_finder
 from vision.eval.matching import DetectionScore
-from vision.find.centres import Peak, portrait_corners, portrait_corners_of, turned_across_row
+from vision.find.centres import Peak, net_input, portrait_corners, portrait_corners_of, turned_across_row
 from vision.find.finder import FoundTile
 from vision.find.learnt import DEFAULT_DETECTOR, DetectorModelError, LearntTileFinder, _Look, _one_per_tile
 from vision.geometry import long_edge
@@ -219,6 +219,22 @@ def test_a_look_inside_a_region_finds_there_what_the_whole_frame_look_finds():
     for a, b in zip(sorted(whole, key=_centre_key), sorted(windowed, key=_centre_key), strict=True):
         assert np.abs(a.corners - b.corners).max() < 0.01
         assert a.sideways == b.sideways
+
+
+@pytest.mark.parametrize(("height", "width"), [(1080, 1920), (700, 1111), (960, 540)])
+def test_the_input_s_columns_left_of_a_window_s_edge_scale_as_in_the_whole_frame(height, width):
+    """``net_input(..., columns=c)`` scales only the frame's part that the input's first ``c``
+    columns average: those columns are the whole frame's input's to the bit, the rest black."""
+    rng = np.random.default_rng(height + width)
+    image = cv2.GaussianBlur(rng.integers(0, 256, (height, width, 3), dtype=np.uint8), (0, 0), 2.0)
+    for long_side in (761, 778, 791, 480, 1000):
+        whole = net_input(image, long_side)
+        for columns in (1, 100, 333, 528, 656, whole.pixels.shape[1] - 9, whole.pixels.shape[1] + 5):
+            part = net_input(image, long_side, columns=columns)
+            assert part.scale == whole.scale
+            assert part.pixels.shape == whole.pixels.shape
+            assert np.array_equal(part.pixels[:, :columns], whole.pixels[:, :columns])
+            assert not part.pixels[:, columns:].any() or columns >= round(width * whole.scale)
 
 
 def test_a_region_needs_a_tile_height_and_must_lie_in_the_frame():

@@ -21,7 +21,16 @@ import numpy as np
 from models import MODELS_DIR
 from vision.classify.verifier import DEFAULT_VERIFIER, OnnxTileVerifier
 from vision.find import centres
-from vision.find.centres import CHANNELS, STRIDE, Peak, decode_peaks, net_input, normalised, portrait_corners_of
+from vision.find.centres import (
+    CHANNELS,
+    STRIDE,
+    Peak,
+    decode_peaks,
+    input_size,
+    net_input,
+    normalised,
+    portrait_corners_of,
+)
 from vision.find.finder import FindResult, FoundTile
 from vision.find.seams import TileSize
 from vision.geometry import centres as quad_centres
@@ -215,11 +224,14 @@ class LearntTileFinder:
         the part of the frame the network looks at (``find_in``), else all of it."""
         given = source or _Scaled(image, 1.0)
         given_h, given_w = given.pixels.shape[:2]
-        ready = net_input(given.pixels, long_side)  # its longer side becomes long_side, from any source
-        size_w, size_h = max(1, round(given_w * ready.scale)), max(1, round(given_h * ready.scale))
-        scaled = _Scaled(ready.pixels[:size_h, :size_w], given.scale * ready.scale)
-        scale = scaled.scale
-        columns, lines = _window(ready.pixels.shape, region, scale)
+        # Its longer side becomes long_side, from any source; with a region, only the input's
+        # columns up to the window's right edge are scaled (the rest of ``scaled`` is left
+        # black: a look inside a region is no source for another look).
+        input_scale, (size_w, size_h), padded = input_size(given_h, given_w, long_side)
+        scale = given.scale * input_scale
+        columns, lines = _window(padded, region, scale)
+        ready = net_input(given.pixels, long_side, columns=None if region is None else columns.stop)
+        scaled = _Scaled(ready.pixels[:size_h, :size_w], scale)
         window = ready.pixels[lines, columns]
         output = np.asarray(self._session.run(None, {self._input_name: normalised(window[None])})[0])[0]
         height, width = image.shape[:2]
