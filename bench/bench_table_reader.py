@@ -114,7 +114,7 @@ def main() -> None:
 STAGES = (
     ("top-down view", "seat_view.py", "warp_view"),
     ("felt mask", "tile_mask.py", "view_mask"),
-    ("occluders", "reader.py", "_occluder_labels"),
+    ("occluders", "occluders.py", "occluder_labels"),
     ("detector and verifier", "learnt.py", "find_in"),
     ("finds re-cut in zones", "reader.py", "_in_zones"),
     ("sideways judge", "sideways_judge.py", "judge"),
