@@ -3,7 +3,7 @@ winning tiles and ura indicators) through near-overhead cameras, calibrated from
 corners, read with the shipped ONNX classifier.
 
     .venv/bin/python bench/bench_table_reader.py [--tables 30] [--style regular|black] [--clean]
-        [--model ONNX] [--profile] [--differences]
+        [--model ONNX] [--profile] [--differences] [--opencv-threads N]
 
 Prints frame → ``TableReading`` time (median, p95; wall clock, and the process's CPU time,
 which other work on a shared machine disturbs less), per-tile classification accuracy and
@@ -15,6 +15,8 @@ effects (no blur, glare, noise or JPEG). Seeds 3 000 000+ are apart from trainin
 ``--profile`` reads under cProfile (slower) and prints where a frame's time goes: each stage's
 share, the network runs and the crops cut a frame. ``--differences`` prints, table by table,
 its seed and where its reading differs from what was drawn (to compare runs table by table).
+``--opencv-threads N`` sets OpenCV's thread count for the run (``cv2.setNumThreads``; by default
+OpenCV's own, one a core): the networks run on one onnxruntime thread either way.
 """
 
 from __future__ import annotations
@@ -47,7 +49,10 @@ def main() -> None:
     parser.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="classifier model (default: the shipped one)")
     parser.add_argument("--profile", action="store_true", help="print where a frame's time goes (reads under cProfile)")
     parser.add_argument("--differences", action="store_true", help="print each table's seed and what it reads wrong")
+    parser.add_argument("--opencv-threads", type=int, help="OpenCV's thread count (default: OpenCV's own)")
     args = parser.parse_args()
+    if args.opencv_threads is not None:
+        cv2.setNumThreads(args.opencv_threads)
     classifier = OnnxTileClassifier(args.model)
     profile = cProfile.Profile() if args.profile else None
     times: list[float] = []
@@ -82,7 +87,10 @@ def main() -> None:
         sideways_right += placed[2]
         surely_wrong += placed[3]
     count = args.tables
-    print(f"table reader: {count} tables, style {args.style}, {'clean' if args.clean else 'camera effects'}")
+    print(
+        f"table reader: {count} tables, style {args.style}, {'clean' if args.clean else 'camera effects'}, "
+        f"OpenCV threads {cv2.getNumThreads()}"
+    )
     print(
         f"frame → reading: median {statistics.median(times) * 1000:.0f} ms, "
         f"p95 {np.percentile(times, 95) * 1000:.0f} ms; "
@@ -106,7 +114,7 @@ def main() -> None:
 STAGES = (
     ("top-down view", "seat_view.py", "warp_view"),
     ("felt mask", "tile_mask.py", "view_mask"),
-    ("occluders", "reader.py", "_occluder_labels"),
+    ("occluders", "occluders.py", "occluder_labels"),
     ("detector and verifier", "learnt.py", "find_in"),
     ("finds re-cut in zones", "reader.py", "_in_zones"),
     ("sideways judge", "sideways_judge.py", "judge"),

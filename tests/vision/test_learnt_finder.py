@@ -13,7 +13,7 @@ from tests.vision.finder_counts import count_finds
 from vision.classify.classifier import OnnxTileClassifier
 from vision.detect.still_photo import ClassicTileFinder, detect_tiles, make_finder
 from vision.eval.matching import DetectionScore
-from vision.find.centres import Peak, portrait_corners, turned_across_row
+from vision.find.centres import Peak, net_input, portrait_corners, portrait_corners_of, turned_across_row
 from vision.find.finder import FoundTile
 from vision.find.learnt import DEFAULT_DETECTOR, DetectorModelError, LearntTileFinder, _Look, _one_per_tile
 from vision.geometry import long_edge
@@ -137,6 +137,45 @@ def test_a_sideways_tile_is_turned_square_to_its_row():
     assert np.ptp(corners[:, 1]) == pytest.approx(20.0, abs=0.5)
 
 
+def one_peak_s_corners(peak: Peak, scale: float) -> np.ndarray:
+    """A peak's portrait corners, its float64 steps taken alone."""
+    turn = np.radians(peak.axis_degrees)
+    up = np.array([np.sin(turn), -np.cos(turn)])
+    right = np.array([np.cos(turn), np.sin(turn)])
+    middle = np.array(peak.centre)
+    half_up, half_right = up * peak.long / 2, right * peak.short / 2
+    corners = [middle + half_up - half_right, middle + half_up + half_right]
+    corners += [middle - half_up + half_right, middle - half_up - half_right]
+    return np.asarray(corners, np.float32) / np.float32(scale)
+
+
+def test_peaks_corners_all_at_once_are_each_peak_s_own():
+    """``portrait_corners_of`` (a look's peaks in one go) against each peak's steps alone: the
+    same float32 corners, at any turn (the quarter turns too) and scale."""
+    rng = np.random.default_rng(11)
+    for _ in range(20):
+        count = int(rng.integers(1, 150))
+        axes = np.where(
+            rng.random(count) < 0.2, rng.choice([0.0, 45.0, 90.0, 135.0], count), rng.uniform(0, 180, count)
+        )
+        peaks = [
+            Peak((float(x), float(y)), float(long), float(short), float(axis), 0.5, 0.1)
+            for x, y, long, short, axis in zip(
+                rng.uniform(0, 800, count),
+                rng.uniform(0, 500, count),
+                rng.uniform(8, 30, count),
+                rng.uniform(5, 20, count),
+                axes,
+                strict=True,
+            )
+        ]
+        scale = float(rng.uniform(0.2, 1.0))
+        together = portrait_corners_of(peaks, scale)
+        assert together.dtype == np.float32
+        assert np.array_equal(together, np.stack([one_peak_s_corners(peak, scale) for peak in peaks]))
+    assert portrait_corners_of([], 0.5).shape == (0, 4, 2)
+
+
 def test_a_lone_sideways_peak_keeps_its_axis():
     assert turned_across_row([_peak(0.0, 30.0, 0.9), _peak(200.0, 0.0, 0.1)])[0].axis_degrees == 30.0
 
@@ -180,6 +219,22 @@ def test_a_look_inside_a_region_finds_there_what_the_whole_frame_look_finds():
     for a, b in zip(sorted(whole, key=_centre_key), sorted(windowed, key=_centre_key), strict=True):
         assert np.abs(a.corners - b.corners).max() < 0.01
         assert a.sideways == b.sideways
+
+
+@pytest.mark.parametrize(("height", "width"), [(1080, 1920), (700, 1111), (960, 540)])
+def test_the_input_s_columns_left_of_a_window_s_edge_scale_as_in_the_whole_frame(height, width):
+    """``net_input(..., columns=c)`` scales only the frame's part that the input's first ``c``
+    columns average: those columns are the whole frame's input's to the bit, the rest black."""
+    rng = np.random.default_rng(height + width)
+    image = cv2.GaussianBlur(rng.integers(0, 256, (height, width, 3), dtype=np.uint8), (0, 0), 2.0)
+    for long_side in (761, 778, 791, 480, 1000):
+        whole = net_input(image, long_side)
+        for columns in (1, 100, 333, 528, 656, whole.pixels.shape[1] - 9, whole.pixels.shape[1] + 5):
+            part = net_input(image, long_side, columns=columns)
+            assert part.scale == whole.scale
+            assert part.pixels.shape == whole.pixels.shape
+            assert np.array_equal(part.pixels[:, :columns], whole.pixels[:, :columns])
+            assert not part.pixels[:, columns:].any() or columns >= round(width * whole.scale)
 
 
 def test_a_region_needs_a_tile_height_and_must_lie_in_the_frame():

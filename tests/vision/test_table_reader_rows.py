@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -21,6 +22,8 @@ from vision.live.table_reader.seat_tiles import (
     arrange,
     centred_piece,
     face_scale,
+    frame_quad,
+    frame_quads,
     group_melds,
     meld_groups,
 )
@@ -320,3 +323,33 @@ def test_a_gap_in_the_added_row_is_cut_sideways_however_deep_its_strip():
     in_row = painted([Piece(100, 100 + W, outer - H, outer, False)])
     (face,) = gap_faces(replace(search_of(in_row, max_rows=2), row_edge=outer), SCALE)
     assert not face.sideways
+
+
+def test_faces_taken_to_the_frame_together_get_the_corners_each_gets_alone():
+    """``frame_quads`` (one call for a seat's faces) against each face's own corners in face
+    order, upright and sideways, through a tilted seat-to-frame map: the same float64 corners."""
+    rng = np.random.default_rng(5)
+    to_frame = np.array([[0.9, -0.2, 400.0], [0.15, 1.1, 120.0], [1e-4, -2e-4, 1.0]])
+    faces = [
+        centred_piece(float(u), float(v), bool(turned), SCALE)
+        for u, v, turned in zip(rng.uniform(0, 1000, 40), rng.uniform(0, 1000, 40), rng.random(40) < 0.4, strict=True)
+    ]
+    together = frame_quads(faces, to_frame)
+    assert len(together) == len(faces)
+    for face, quad in zip(faces, together, strict=True):
+        left, right, top, bottom = face.left - 0.5, face.right - 0.5, face.top - 0.5, face.bottom - 0.5
+        if face.sideways:
+            corners = [(left, bottom), (left, top), (right, top), (right, bottom)]
+        else:
+            corners = [(left, top), (right, top), (right, bottom), (left, bottom)]
+        alone = cv2.perspectiveTransform(np.array(corners, np.float64).reshape(-1, 1, 2), to_frame).reshape(4, 2)
+        assert quad.shape == (4, 2)
+        assert quad.dtype == np.float64
+        assert np.array_equal(quad, alone)
+        assert np.array_equal(frame_quad(face, to_frame), alone)
+    # Face order: the top-left corner first; a sideways face's top lies to the left.
+    upright = frame_quad(Piece(10.5, 40.5, 20.5, 60.5, False), np.eye(3))
+    sideways = frame_quad(Piece(10.5, 50.5, 20.5, 50.5, True), np.eye(3))
+    assert upright.tolist() == [[10, 20], [40, 20], [40, 60], [10, 60]]
+    assert sideways.tolist() == [[10, 50], [10, 20], [50, 20], [50, 50]]
+    assert frame_quads([], to_frame) == []

@@ -9,7 +9,7 @@ import pytest
 from vision.calibration.calibration import Calibration
 from vision.calibration.table import TableGeometry
 from vision.calibration.zones import SEAT_TURN_DEG
-from vision.live.table_reader.seat_view import VIEW_MARGIN_MM, seat_image, view_geometry, warp_view
+from vision.live.table_reader.seat_view import VIEW_MARGIN_MM, seat_image, view_geometry, view_rect, warp_view
 
 FRAME_PX = 1200
 #: The standard 680 mm table seen straight from above, 1000 pixels across, 100 from each edge.
@@ -72,3 +72,21 @@ def test_a_scale_that_is_not_a_positive_number_is_refused_by_value(px_per_mm):
 def test_the_calibrated_table_s_sizes_and_scale_must_be_positive_numbers(field, value):
     with pytest.raises(ValueError, match="sizes and scale must be positive numbers"):
         TableGeometry(**{field: value})
+
+
+@pytest.mark.parametrize("px_per_mm", [1.5, 1.3])
+def test_a_seat_image_s_part_is_the_view_s_part_under_it_turned(px_per_mm):
+    """Every seat, parts at the image's edges and inside it: np.rot90 of the view's rectangle
+    that ``view_rect`` names is the seat image's part, pixel for pixel."""
+    view = view_geometry(CALIBRATION, px_per_mm)
+    side = view.side_px
+    image = np.random.default_rng(3).integers(0, 256, (side, side), dtype=np.uint8)
+    rng = np.random.default_rng(4)
+    parts = [(slice(0, side), slice(0, side)), (slice(0, 7), slice(side - 9, side)), (slice(5, 5), slice(0, 3))]
+    parts += [tuple(slice(*sorted(rng.integers(0, side + 1, 2))) for _ in range(2)) for _ in range(20)]
+    for seat in range(4):
+        upright = seat_image(image, view, seat)
+        for columns, lines in parts:
+            view_lines, view_columns = view_rect(view, seat, columns, lines)
+            turned = np.rot90(image[view_lines, view_columns], view.quarter_turns[seat])
+            assert np.array_equal(turned, upright[lines, columns]), (seat, columns, lines)

@@ -8,7 +8,15 @@ import numpy as np
 import pytest
 
 from table_app.cli import main
-from vision.classify.verifier import DEFAULT_VERIFIER, OnnxTileVerifier, VerifierError, verifier_option
+from vision.classify.crops import crop_tile
+from vision.classify.verifier import (
+    DEFAULT_VERIFIER,
+    OnnxTileVerifier,
+    VerifierError,
+    verifier_crop,
+    verifier_option,
+    widened,
+)
 from vision.find.learnt import LearntTileFinder
 from vision.render.renderer import RenderOptions, render_table, with_art
 from vision.render.seat_view import render_seat_view
@@ -55,6 +63,18 @@ def test_no_quad_scores_nothing_and_scores_are_probabilities(verifier):
     score = verifier.scores(image, [quad])
     assert score.shape == (1,)
     assert 0.0 <= float(score[0]) < 0.5  # a flat grey patch is no tile
+
+
+def test_quads_widened_together_cut_the_crops_each_cuts_alone():
+    """``widened`` (a look's finds at once) cuts what ``verifier_crop`` cuts of each quad, for
+    float32 finds, float64 ones and a mix."""
+    rng = np.random.default_rng(2)
+    image = rng.integers(0, 256, (300, 400, 3), dtype=np.uint8)
+    doubles = [rng.uniform(20, 280, (4, 2)) for _ in range(30)]
+    singles = [quad.astype(np.float32) for quad in doubles]
+    for quads in (doubles, singles, singles[:10] + doubles[10:]):
+        alone = np.stack([verifier_crop(image, quad) for quad in quads])
+        assert np.array_equal(np.stack([crop_tile(image, quad) for quad in widened(quads)]), alone)
 
 
 def test_a_verifier_whose_metadata_does_not_match_this_code_is_named(tmp_path):

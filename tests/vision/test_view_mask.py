@@ -1,7 +1,8 @@
 """The table reader's felt mask (``vision.live.table_reader.tile_mask``): small pieces of felt
 that tiles enclose are filled, found by their edges; the same pieces as labelling every pixel
 of the view finds. The felt's colour and its light nearby, counted in integers, decide as the
-float32 steps they stand for."""
+float32 steps they stand for. The colour distance, computed a band of lines at a time, is the
+whole view's, bit for bit."""
 
 from __future__ import annotations
 
@@ -9,7 +10,16 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.live.table_reader.tile_mask import _OFFSET, _felt_colour, _fill_holes, brighter_than_felt_nearby
+from vision.live.table_reader.tile_mask import (
+    _MAX_THRESHOLD,
+    _MIN_THRESHOLD,
+    _OFFSET,
+    _felt_colour,
+    _fill_holes,
+    brighter_than_felt_nearby,
+    colour_distance,
+    view_mask,
+)
 
 
 def labelled_fill(mask: np.ndarray, largest: float) -> np.ndarray:
@@ -72,6 +82,21 @@ def test_random_felt_and_tile_fill_as_labelling_every_pixel_does(seed):
         assert np.array_equal(_fill_holes(mask, largest), labelled_fill(mask, largest)), largest
 
 
+def test_a_thin_hole_across_a_large_box_is_counted_and_filled():
+    """A crack of felt (a 4-connected staircase) whose box is large but which holds few pixels:
+    the felt in its box is no proof it is large, so it is counted (flooded), and filled; the
+    felt around the tiles, surely large from what its box holds, is not."""
+    mask = np.zeros((100, 100), np.uint8)
+    mask[10:80, 10:80] = 1
+    for step in range(55):
+        mask[15 + step, 15 + step : 17 + step] = 0  # each pixel's right neighbour, then the next line's
+    filled = _fill_holes(mask, 200)
+    assert filled[10:80, 10:80].all()
+    assert not filled[:10].any()
+    assert np.array_equal(filled, labelled_fill(mask, 200))
+    assert np.array_equal(_fill_holes(mask, 100), mask)  # 110 pixels: not fewer than 100
+
+
 def test_all_felt_and_all_tile():
     assert not _fill_holes(np.zeros((30, 40), np.uint8), 100).any()
     assert _fill_holes(np.ones((30, 40), np.uint8), 100).all()
@@ -113,3 +138,72 @@ def test_felt_colour_is_the_float_median_of_the_sample(height, width):
     got = _felt_colour(view)
     assert got.dtype == expected.dtype
     assert np.array_equal(got, expected)
+
+
+def whole_view_distance(view: np.ndarray, transform: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """What ``colour_distance`` must give: each step over the whole view at once."""
+    pixels = view.astype(np.float32)
+    differences = np.abs(cv2.transform(pixels, transform))
+    spread = cv2.transform(differences, np.ones((1, 3), np.float32))
+    total = cv2.transform(pixels, np.array([[1, 1, 1, 3 * _OFFSET]], np.float32))
+    return spread, total
+
+
+def felt_transform(felt: np.ndarray) -> np.ndarray:
+    chroma = felt / felt.sum()
+    linear = np.eye(3) - chroma[:, None] * np.ones((1, 3))
+    return np.hstack([linear, (linear @ np.full(3, _OFFSET))[:, None]]).astype(np.float32)
+
+
+def random_table_view(rng: np.random.Generator, height: int, width: int) -> np.ndarray:
+    """Noisy felt of a random colour with ivory and coloured blocks on it: tiles, symbols, glare."""
+    felt = rng.integers(20, 140, 3)
+    view = np.clip(felt + rng.normal(0, 6, (height, width, 3)), 0, 255).astype(np.uint8)
+    for _ in range(int(rng.integers(5, 40))):
+        top, left = int(rng.integers(0, height)), int(rng.integers(0, width))
+        size = rng.integers(3, 40, 2)
+        view[top : top + size[0], left : left + size[1]] = rng.integers(0, 256, 3)
+    return view
+
+
+@pytest.mark.parametrize(
+    ("height", "width"), [(1095, 1095), (1100, 1097), (70, 33), (64, 8), (33, 3), (31, 1), (1, 200), (97, 65)]
+)
+def test_the_colour_distance_band_by_band_is_the_whole_view_s(height, width):
+    """Bands of 32 lines, each with the lines after it, the last one ending at the view's end:
+    every pixel, the last ones too, the same float32 as one pass over the whole view (which
+    computes its last few pixels apart from the rest)."""
+    rng = np.random.default_rng(height * 10_000 + width)
+    view = random_table_view(rng, height, width)
+    transform = felt_transform(_felt_colour(view))
+    spread, total = colour_distance(view, transform)
+    expected_spread, expected_total = whole_view_distance(view, transform)
+    assert spread.dtype == total.dtype == np.float32
+    assert np.array_equal(spread, expected_spread)
+    assert np.array_equal(total, expected_total)
+
+
+def whole_view_mask(view: np.ndarray, hole_area: float) -> tuple[np.ndarray, np.ndarray]:
+    """The felt mask (tiles, gray) as one pass of each step over the whole view computes it."""
+    felt = _felt_colour(view)
+    spread, total = whole_view_distance(view, felt_transform(felt))
+    scaled = np.clip(spread[::8, ::8] / total[::8, ::8] * 400.0, 0, 255).astype(np.uint8)
+    otsu, _ = cv2.threshold(scaled, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    threshold = float(np.clip(float(otsu) / 400.0, _MIN_THRESHOLD, _MAX_THRESHOLD))
+    gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
+    coloured = cv2.compare(spread, total * np.float32(threshold), cv2.CMP_GT)
+    brighter = brighter_than_felt_nearby(gray, np.equal(coloured, 0).view(np.uint8))
+    mask = np.bitwise_and(cv2.bitwise_or(coloured, brighter), np.uint8(1))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    return _fill_holes(mask, hole_area), gray
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_mask_band_by_band_is_the_whole_view_s(seed):
+    rng = np.random.default_rng(seed)
+    view = random_table_view(rng, int(rng.integers(200, 400)), int(rng.integers(200, 400)))
+    masks = view_mask(view, 300)
+    tiles, gray = whole_view_mask(view, 300)
+    assert np.array_equal(masks.tiles, tiles)
+    assert np.array_equal(masks.gray, gray)
+    assert 0 < np.count_nonzero(tiles) < tiles.size

@@ -15,6 +15,7 @@ one logit.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
@@ -22,7 +23,7 @@ import numpy as np
 
 from models import MODELS_DIR
 from vision.classify.crops import CROP_SIZE, crop_tile
-from vision.geometry import centre
+from vision.geometry import centre, centres
 from vision.onnx_models.cpu_session import cpu_session, nchw_input
 from vision.onnx_models.model_file import ModelFileError, load_model_metadata
 
@@ -50,6 +51,15 @@ def verifier_crop(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
     return crop_tile(image, (corners - middle) * CONTEXT + middle)
 
 
+def widened(quads: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Each quad widened by :data:`CONTEXT` about its centre, as :func:`verifier_crop` widens
+    it: all at once where the quads share a type (the same steps, elementwise)."""
+    if len({quad.dtype for quad in quads}) != 1 or any(quad.shape != (4, 2) for quad in quads):
+        return [(quad - centre(quad)) * CONTEXT + centre(quad) for quad in quads]
+    middles = centres(quads)[:, None, :]
+    return list((np.stack(quads) - middles) * CONTEXT + middles)
+
+
 class OnnxTileVerifier:
     """Scores found quads 0..1 (a tile's face or not); safe to share between calls."""
 
@@ -72,7 +82,7 @@ class OnnxTileVerifier:
         """Each quad's probability of being a tile's face."""
         if not quads:
             return np.zeros(0, np.float32)
-        crops = nchw_input(np.stack([verifier_crop(image, q) for q in quads]), self.mean, self.std)
+        crops = nchw_input(np.stack([crop_tile(image, quad) for quad in widened(quads)]), self.mean, self.std)
         logits = np.concatenate(
             [
                 self._session.run(None, {self._input_name: crops[start : start + _CHUNK]})[0].reshape(-1)

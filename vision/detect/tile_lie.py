@@ -26,7 +26,7 @@ import numpy as np
 from vision.classify.classifier import TileReading
 from vision.classify.crops import quarter_turned, shifted_quads
 from vision.classify.labels import BACK_LABEL, WHITE_DRAGON_LABEL
-from vision.geometry import centre, length
+from vision.geometry import centres, length
 
 #: The turned crop must read this much surer (summed label probability) to overturn the
 #: finder's axis: squashed faces of some kinds still read fairly well (a 4p cut across reads
@@ -73,9 +73,9 @@ def in_a_row(quads: Sequence[np.ndarray]) -> np.ndarray:
     lengths (its longer edge)."""
     if not quads:
         return np.zeros(0, bool)
-    centres = np.array([centre(q) for q in quads])
+    middles = centres(quads)
     longs = np.array([max(length(q[1] - q[0]), length(q[2] - q[1])) for q in quads])
-    distances = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
+    distances = np.linalg.norm(middles[:, None, :] - middles[None, :, :], axis=2)
     np.fill_diagonal(distances, np.inf)
     return np.asarray(distances.min(axis=1) <= ROW_REACH * longs)
 

@@ -19,6 +19,8 @@ No torch here: this module is imported by the ONNX run time and by the training 
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -46,16 +48,36 @@ class NetInput:
     scale: float
 
 
-def net_input(image: np.ndarray, long_side: int = INPUT_LONG_SIDE) -> NetInput:
-    """The frame scaled to ``long_side`` on its longer side (area averaging) and padded."""
-    height, width = image.shape[:2]
+def input_size(
+    height: int, width: int, long_side: int = INPUT_LONG_SIDE
+) -> tuple[float, tuple[int, int], tuple[int, int]]:
+    """A frame's scale to the network's input, its size scaled (width, height) and padded (height, width)."""
     scale = long_side / max(height, width)
     size = (max(1, round(width * scale)), max(1, round(height * scale)))
-    small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
-    padded_h = -(-size[1] // PAD_TO) * PAD_TO
-    padded_w = -(-size[0] // PAD_TO) * PAD_TO
-    pixels = np.zeros((padded_h, padded_w, 3), np.uint8)
-    pixels[: size[1], : size[0]] = small
+    return scale, size, (-(-size[1] // PAD_TO) * PAD_TO, -(-size[0] // PAD_TO) * PAD_TO)
+
+
+def net_input(image: np.ndarray, long_side: int = INPUT_LONG_SIDE, *, columns: int | None = None) -> NetInput:
+    """The frame scaled to ``long_side`` on its longer side (area averaging) and padded.
+
+    ``columns``: only the input's columns left of this one are wanted (a window of it,
+    ``LearntTileFinder.find_in``); the rest are left black, and the frame's columns right of
+    those the wanted ones average are not scaled. ``cv2.resize`` averages each input pixel
+    from the frame's pixels under it, laid out from the left by the scale alone (given as
+    ``fx``, ``fy``: the very factors a target size gives), so the wanted columns come out as
+    they do from the whole frame."""
+    height, width = image.shape[:2]
+    scale, size, padded = input_size(height, width, long_side)
+    pixels = np.zeros((*padded, 3), np.uint8)
+    if columns is not None and columns < size[0]:
+        # Two frame columns past the last wanted input column's cell: the cells the wanted
+        # columns average lie whole inside the part scaled.
+        until = min(width, math.ceil((columns + 1) * width / size[0]) + 2)
+        part = cv2.resize(image[:, :until], None, fx=size[0] / width, fy=size[1] / height, interpolation=cv2.INTER_AREA)
+        if part.shape[0] == size[1] and part.shape[1] >= columns:
+            pixels[: size[1], :columns] = part[:, :columns]
+            return NetInput(pixels, scale)
+    pixels[: size[1], : size[0]] = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
     return NetInput(pixels, scale)
 
 
@@ -122,18 +144,29 @@ def turned_across_row(peaks: list[Peak]) -> list[Peak]:
 def portrait_corners(peak: Peak, scale: float) -> np.ndarray:
     """The peak's face as 4×2 frame pixels in portrait order (top-left, top-right,
     bottom-right, bottom-left with the long edges upright; the top may be either short edge)."""
-    turn = np.radians(peak.axis_degrees)
-    up = np.array([np.sin(turn), -np.cos(turn)])
-    right = np.array([np.cos(turn), np.sin(turn)])
-    centre = np.array(peak.centre)
-    half_up, half_right = up * peak.long / 2, right * peak.short / 2
-    corners = [
-        centre + half_up - half_right,
-        centre + half_up + half_right,
-        centre - half_up + half_right,
-        centre - half_up - half_right,
-    ]
-    return np.asarray(corners, np.float32) / np.float32(scale)
+    return np.asarray(portrait_corners_of([peak], scale)[0])
+
+
+def portrait_corners_of(peaks: Sequence[Peak], scale: float) -> np.ndarray:
+    """Each peak's ``portrait_corners`` (N×4×2 float32), all at once: each peak's float64
+    steps elementwise, as it takes them alone."""
+    turn = np.radians(np.array([peak.axis_degrees for peak in peaks], np.float64))
+    sin, cos = np.sin(turn), np.cos(turn)
+    up = np.stack([sin, -cos], axis=1)
+    right = np.stack([cos, sin], axis=1)
+    middle = np.array([peak.centre for peak in peaks], np.float64).reshape(-1, 2)
+    half_up = up * np.array([peak.long for peak in peaks], np.float64)[:, None] / 2
+    half_right = right * np.array([peak.short for peak in peaks], np.float64)[:, None] / 2
+    corners = np.stack(
+        [
+            middle + half_up - half_right,
+            middle + half_up + half_right,
+            middle - half_up + half_right,
+            middle - half_up - half_right,
+        ],
+        axis=1,
+    )
+    return np.asarray(corners.astype(np.float32) / np.float32(scale))
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:

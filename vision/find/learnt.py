@@ -11,7 +11,7 @@ finds before they are merged.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
@@ -21,10 +21,19 @@ import numpy as np
 from models import MODELS_DIR
 from vision.classify.verifier import DEFAULT_VERIFIER, OnnxTileVerifier
 from vision.find import centres
-from vision.find.centres import CHANNELS, STRIDE, Peak, decode_peaks, net_input, normalised, portrait_corners
+from vision.find.centres import (
+    CHANNELS,
+    STRIDE,
+    Peak,
+    decode_peaks,
+    input_size,
+    net_input,
+    normalised,
+    portrait_corners_of,
+)
 from vision.find.finder import FindResult, FoundTile
 from vision.find.seams import TileSize
-from vision.geometry import centre
+from vision.geometry import centres as quad_centres
 from vision.onnx_models.cpu_session import cpu_session
 from vision.onnx_models.model_file import ModelFileError, load_model_metadata
 
@@ -149,8 +158,9 @@ class LearntTileFinder:
         scores = [float(score) for score in self.verifier.scores(image, [look.tile.corners for look in looks])]
         # Each find kept carries its score: how surely a photograph's finds are faces tells
         # its true pixel aspect (:mod:`vision.detect.pixel_aspect`).
+        # (Built whole rather than by dataclasses.replace: a look's finds are a hundred or more.)
         return [
-            replace(look, tile=replace(look.tile, face_score=score))
+            _Look(FoundTile(look.tile.corners, look.tile.sideways, score), look.long, look.short, look.score)
             for look, score in zip(looks, scores, strict=True)
             if self.verifier.keeps(score)
         ]
@@ -214,11 +224,14 @@ class LearntTileFinder:
         the part of the frame the network looks at (``find_in``), else all of it."""
         given = source or _Scaled(image, 1.0)
         given_h, given_w = given.pixels.shape[:2]
-        ready = net_input(given.pixels, long_side)  # its longer side becomes long_side, from any source
-        size_w, size_h = max(1, round(given_w * ready.scale)), max(1, round(given_h * ready.scale))
-        scaled = _Scaled(ready.pixels[:size_h, :size_w], given.scale * ready.scale)
-        scale = scaled.scale
-        columns, lines = _window(ready.pixels.shape, region, scale)
+        # Its longer side becomes long_side, from any source; with a region, only the input's
+        # columns up to the window's right edge are scaled (the rest of ``scaled`` is left
+        # black: a look inside a region is no source for another look).
+        input_scale, (size_w, size_h), padded = input_size(given_h, given_w, long_side)
+        scale = given.scale * input_scale
+        columns, lines = _window(padded, region, scale)
+        ready = net_input(given.pixels, long_side, columns=None if region is None else columns.stop)
+        scaled = _Scaled(ready.pixels[:size_h, :size_w], scale)
         window = ready.pixels[lines, columns]
         output = np.asarray(self._session.run(None, {self._input_name: normalised(window[None])})[0])[0]
         height, width = image.shape[:2]
@@ -229,7 +242,7 @@ class LearntTileFinder:
         ]
         if region is not None:
             peaks = _centred_in(region, peaks, (columns.start or 0, lines.start or 0), scale)
-        faces = [portrait_corners(peak, scale) for peak in peaks]
+        faces = list(portrait_corners_of(peaks, scale))
         tiles = [
             _Look(
                 FoundTile(corners, peak.sideways > centres.SIDEWAYS_ABOVE),
@@ -265,8 +278,12 @@ def _centred_in(
     (frame pixels), centred in the whole input's pixels."""
     x0, y0 = window_origin
     left, top, right, bottom = region
-    moved = [replace(p, centre=(p.centre[0] + x0, p.centre[1] + y0)) for p in peaks]
-    return [p for p in moved if left <= p.centre[0] / scale < right and top <= p.centre[1] / scale < bottom]
+    moved = [((p.centre[0] + x0, p.centre[1] + y0), p) for p in peaks]
+    return [
+        Peak(middle, p.long, p.short, p.axis_degrees, p.score, p.sideways)
+        for middle, p in moved
+        if left <= middle[0] / scale < right and top <= middle[1] / scale < bottom
+    ]
 
 
 def _result(tiles: list[_Look]) -> FindResult:
@@ -307,7 +324,7 @@ def _one_per_tile(tiles: list[_Look]) -> list[_Look]:
     dropped, and takes no tile as its part."""
     if not tiles:
         return []
-    centres = np.array([centre(t.tile.corners) for t in tiles])
+    centres = quad_centres([t.tile.corners for t in tiles])
     longs = np.array([t.long for t in tiles])
     shorts = np.array([t.short for t in tiles])
     # Every pair's centre distance at once ([i, j]: from find i to find j).

@@ -21,6 +21,7 @@ reported occluded (its content left out) rather than read short (``occluders``).
 from __future__ import annotations
 
 import logging
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -39,9 +40,9 @@ from vision.detect.sideways_judge import long_axis_degrees
 from vision.detect.still_photo import Detection, SidewaysJudge, read_found, shipped_judge
 from vision.find.finder import FoundTile
 from vision.find.learnt import DEFAULT_DETECTOR, LearntTileFinder
-from vision.geometry import centre
+from vision.geometry import centres
 from vision.live.reading import SeenTile, TableReading, Zone
-from vision.live.table_reader.gaps import GapSearch, gap_faces
+from vision.live.table_reader.gaps import GapSearch, face_level, gap_faces
 from vision.live.table_reader.occluders import occluded_zones, occluder_labels
 from vision.live.table_reader.row_fitting import SeatRows
 from vision.live.table_reader.seat_tiles import (
@@ -53,11 +54,19 @@ from vision.live.table_reader.seat_tiles import (
     centred_piece,
     face_scale,
     frame_quad,
+    frame_quads,
     group_melds,
     wall_row_line,
     zone_box_items,
 )
-from vision.live.table_reader.seat_view import ViewGeometry, box_slices, seat_image, view_geometry, warp_view
+from vision.live.table_reader.seat_view import (
+    ViewGeometry,
+    box_slices,
+    seat_image,
+    view_geometry,
+    view_rect,
+    warp_view,
+)
 from vision.live.table_reader.structure import ReadTile, seat_reading, wall_reading
 from vision.live.table_reader.tile_copies import doubted, over_counted
 from vision.live.table_reader.tile_mask import ViewMask, view_mask
@@ -196,7 +205,7 @@ class TableReader:
         read = self._read_finds(image, reads, finds)
         fitted = self._fitted(image, reads, masks, read)
         # Where tile shows that no fitted face covers, the detector missed a face: cut one there.
-        gaps = self._gaps(masks, occluders, fitted)
+        gaps = self._gaps(masks, occluders if any_occluder else None, fitted)
         if gaps:
             # Every fitted face goes again, also a meld's tile that no meld took for want of
             # the face a gap now gives it (a closed kan's back beside a missed face).
@@ -262,7 +271,7 @@ class TableReader:
         if not found:
             return []
         side = self.view.side_px
-        middles = np.array([centre(tile.corners) for tile in found], np.float64)
+        middles = centres([tile.corners for tile in found]).astype(np.float64)
         view_x, view_y = _apply_all(self.view.frame_to_view, middles)
         placed = [
             (tile, located)
@@ -270,27 +279,46 @@ class TableReader:
             if located is not None and not (0 <= x < side and 0 <= y < side and self._unseen[int(y), int(x)])
         ]
         axes = self._row_axes_at([seat for _, (seat, *_) in placed], np.array([(u, v) for _, (_, _, u, v) in placed]))
-        finds = []
-        for (tile, (seat, zone, u, v)), axis in zip(placed, axes, strict=True):
-            upright = zone in _UPRIGHT_ZONES
-            face = centred_piece(u, v, not upright and _lies_across(tile, axis), self.scale)
-            quad = frame_quad(face, self._seat_to_frame[seat])
-            finds.append(_Find(seat, FoundTile(quad, face.sideways), lie_known=upright))
-        return finds
+        seats = [seat for _, (seat, *_) in placed]
+        uprights = [zone in _UPRIGHT_ZONES for _, (_, zone, _, _) in placed]
+        faces = [
+            centred_piece(u, v, not upright and _lies_across(tile, axis), self.scale)
+            for (tile, (_, _, u, v)), axis, upright in zip(placed, axes, uprights, strict=True)
+        ]
+        quads = self._frame_quads(seats, faces)
+        return [
+            _Find(seat, FoundTile(quad, face.sideways), lie_known=upright)
+            for seat, face, quad, upright in zip(seats, faces, quads, uprights, strict=True)
+        ]
+
+    def _frame_quads(self, seats: Sequence[int], faces: Sequence[Piece]) -> list[np.ndarray]:
+        """Each face's quad in the frame (``seat_tiles.frame_quads``) from its seat's image, a
+        call a seat."""
+        quads: list[np.ndarray] = [np.empty(0)] * len(faces)
+        for seat in set(seats):
+            here = [i for i, s in enumerate(seats) if s == seat]
+            for i, quad in zip(here, frame_quads([faces[i] for i in here], self._seat_to_frame[seat]), strict=True):
+                quads[i] = quad
+        return quads
 
     def _on_tile(self, masks: ViewMask, finds: list[_Find]) -> list[_Find]:
         """The finds whose face the felt mask shows as tile, at least ``_ON_TILE`` of it: the
         detector may fire on bare felt where a row would go on (a pond's next place); the mask
         knows felt, and a face of felt is no tile."""
+        if not finds:
+            return []
         kept = []
         height, width = masks.tiles.shape
-        for find, quad in zip(finds, self._view_quads([find.tile.corners for find in finds]), strict=True):
-            x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int), 0)
-            x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + 1, (width, height))
+        quads = self._view_quads([find.tile.corners for find in finds])
+        # Every find's box in the view, and its outline from the box's corner, all at once.
+        lows = np.maximum(np.floor(quads.min(axis=1)).astype(int), 0)
+        highs = np.minimum(np.ceil(quads.max(axis=1)).astype(int) + 1, (width, height))
+        outlines = _outlines(quads - lows[:, None, :])
+        for find, (x0, y0), (x1, y1), outline in zip(finds, lows.tolist(), highs.tolist(), outlines, strict=True):
             if x1 <= x0 or y1 <= y0:
                 continue  # off the view: no tile of the mask's
             face = np.zeros((y1 - y0, x1 - x0), np.uint8)
-            _fill_quad(face, quad - (x0, y0))
+            cv2.fillConvexPoly(face, outline, 1, shift=_QUARTER)
             area = cv2.countNonZero(face)
             tile = cv2.countNonZero(cv2.bitwise_and(face, masks.tiles[y0:y1, x0:x1]))  # both 0/1
             if area and tile >= _ON_TILE * area:
@@ -305,38 +333,45 @@ class TableReader:
         points = np.concatenate([corners.reshape(-1, 1, 2) for corners in quads]).astype(np.float64)
         return np.asarray(cv2.perspectiveTransform(points, self.view.frame_to_view).reshape(-1, 4, 2))
 
-    def _gaps(self, masks: ViewMask, occluders: np.ndarray, fitted: list[list[ReadTile]]) -> list[_Find]:
+    def _gaps(self, masks: ViewMask, occluders: np.ndarray | None, fitted: list[list[ReadTile]]) -> list[_Find]:
         """Faces where a zone holds tile that no placed face (``fitted``, each seat's) covers
-        (``gaps``). An added kan's tile covers none: on top of the turned tile, it is seen
-        further out, over most of it, and what shows of a turned tile the detector missed
-        under it is a strip thinner than a gap's least side. A gap's face in the added row on
-        a placed added tile is that tile (``_on_added_tile``)."""
+        (``gaps``), outside the ``occluders`` (None: there are none). An added kan's tile
+        covers none: on top of the turned tile, it is seen further out, over most of it, and
+        what shows of a turned tile the detector missed under it is a strip thinner than a
+        gap's least side. A gap's face in the added row on a placed added tile is that tile
+        (``_on_added_tile``)."""
         covered = np.zeros_like(masks.tiles)
         covering = [tile.quad for tiles in fitted for tile in tiles if not _added(tile)]
-        for quad in self._view_quads(covering):
-            _fill_quad(covered, quad)
+        for outline in _outlines(self._view_quads(covering)):
+            cv2.fillConvexPoly(covered, outline, 1, shift=_QUARTER)
         margin = max(round(2 * _FOUND_MARGIN_MM * self.view.px_per_mm) + 1, 1)
         covered = cv2.dilate(covered, np.ones((margin, margin), np.uint8))
-        # All three are 0/1: tile that no face covers, and tile that one does.
-        residual = cv2.bitwise_and(masks.tiles, 1 - covered)
-        if occluders.any():
+        # All three are 0/1: tile that no face covers (tile less cover), and tile that one does.
+        residual = cv2.subtract(masks.tiles, covered)
+        if occluders is not None:
             residual[occluders > 0] = 0
         tile_covered = cv2.bitwise_and(masks.tiles, covered)
         if not cv2.countNonZero(tile_covered):
             return []
-        face_level = float(np.percentile(masks.gray[tile_covered > 0], 80))
+        level = face_level(masks.gray, tile_covered)
         gaps = []
         for seat in range(4):
-            images = [seat_image(image, self.view, seat) for image in (residual, masks.tiles, masks.gray)]
+            turns = self.view.quarter_turns[seat]
             for zone, box in zone_box_items(self.boxes):
                 columns, lines = box_slices(self.view, _reaching_out(box))
-                if not images[0][lines, columns].any():
+                # The seat image's part is the view's part under it turned: looked at in the
+                # view, along its rows; only the residual is copied (for the opening), the rest
+                # is read in a few places.
+                under = view_rect(self.view, seat, columns, lines)
+                if not residual[under].size or not cv2.countNonZero(residual[under]):
                     continue
-                parts = [np.ascontiguousarray(image[lines, columns]) for image in images]
+                parts = [np.rot90(image[under], turns) for image in (residual, masks.tiles, masks.gray)]
                 origin = (columns.start or 0, lines.start or 0)
                 edge = _meld_row_edge(fitted[seat]) if zone == Zone.MELDS else None
                 row_edge = None if edge is None else edge - origin[1]
-                search = GapSearch(parts[0], parts[1], parts[2], origin, _MOST_ROWS[zone], face_level, row_edge)
+                search = GapSearch(
+                    np.ascontiguousarray(parts[0]), parts[1], parts[2], origin, _MOST_ROWS[zone], level, row_edge
+                )
                 upright = zone in _UPRIGHT_ZONES
                 for piece in gap_faces(search, self.scale):
                     face = _upright(piece, self.scale) if upright else piece
@@ -361,7 +396,7 @@ class TableReader:
         """``_row_axes_at`` each quad's centre (frame pixels) in its seat's image."""
         if not quads:
             return []
-        middles = np.array([centre(quad) for quad in quads], np.float64)
+        middles = centres(quads).astype(np.float64)
         points = np.empty_like(middles)
         for seat in set(seats):
             here = np.flatnonzero(np.array(seats) == seat)
@@ -386,7 +421,7 @@ class TableReader:
         """Each read tile in its seat's zone, row and meld; of two on one face, the surer."""
         located: list[list[tuple[Zone, Piece, Detection]]] = [[] for _ in range(4)]
         ordered = sorted(detections, key=lambda d: -d.reading.confidence)
-        places = self._located(np.array([centre(d.corners) for d in ordered], np.float64).reshape(-1, 2))
+        places = self._located(centres([d.corners for d in ordered]).astype(np.float64))
         for detection, place in zip(ordered, places, strict=True):
             if place is None:
                 continue
@@ -442,9 +477,12 @@ def _lies_across(tile: FoundTile, row_axis: float) -> bool:
     return min(turn, 180.0 - turn) > 45.0
 
 
-def _fill_quad(canvas: np.ndarray, quad: np.ndarray) -> None:
-    """Sets to 1 the pixels of ``canvas`` inside ``quad`` (4×2, float pixels, to a quarter pixel)."""
-    cv2.fillConvexPoly(canvas, np.round(quad * 4).astype(np.int32), 1, shift=2)
+def _outlines(quads: np.ndarray) -> np.ndarray:
+    """Quads (N×4×2, float pixels) as ``cv2.fillConvexPoly`` outlines to a quarter pixel (``shift=_QUARTER``)."""
+    return np.round(quads * 4).astype(np.int32)
+
+
+_QUARTER: Final = 2  # fractional bits of an outline's corners
 
 
 def _apply(homography: np.ndarray, point: np.ndarray) -> tuple[float, float]:
@@ -478,7 +516,7 @@ def _added(tile: ReadTile) -> bool:
 def _meld_row_edge(tiles: list[ReadTile]) -> float | None:
     """The seat-image line where the meld row's faces end (``seat_tiles.arrange``'s), if any lies there."""
     ends = [t.found.piece.bottom for t in tiles if t.found.zone == Zone.MELDS and t.found.row == 0]
-    return float(np.median(ends)) if ends else None
+    return statistics.median(ends) if ends else None
 
 
 def _upright(piece: Piece, scale: FaceScale) -> Piece:

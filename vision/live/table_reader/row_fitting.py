@@ -9,6 +9,7 @@ fewer, are read, and the surest kept.
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -27,7 +28,7 @@ from vision.live.table_reader.row_runs import (
     set_apart,
     ways,
 )
-from vision.live.table_reader.seat_tiles import MELD_GAP, FaceScale, Piece, ZoneTile, frame_quad
+from vision.live.table_reader.seat_tiles import MELD_GAP, FaceScale, Piece, ZoneTile, frame_quads
 from vision.live.table_reader.structure import WINNING_GAP, ReadTile
 
 _NUDGES: Final = (-1 / 3, -1 / 6, 1 / 6, 1 / 3)  # an uncertain face is also cut moved this much of its width
@@ -108,7 +109,7 @@ class SeatRows:
 
     def quads(self, faces: list[Piece]) -> list[np.ndarray]:
         """The faces' quads in the frame, as they are cut to be read."""
-        return [frame_quad(face, self.seat_to_frame) for face in faces]
+        return frame_quads(faces, self.seat_to_frame)
 
     def fitted(self, image: np.ndarray, reader: QuadReader, plan: RowsPlan) -> list[ReadTile]:
         """The seat's read tiles with every row fitted as ``plan`` laid it out: a way that reads
@@ -123,9 +124,9 @@ class SeatRows:
         melds = tiles[0].found.zone == Zone.MELDS
         # Pond rows begin at a line (a riichi tile against the centre side), meld rows end at one.
         top = (
-            float(np.median([p.bottom for p in pieces])) - self.scale.height
+            statistics.median([p.bottom for p in pieces]) - self.scale.height
             if melds
-            else float(np.median([p.top for p in pieces]))
+            else statistics.median([p.top for p in pieces])
         )
         found_runs = row_runs(mask, top, pieces, self.scale)
         if tiles[0].found.zone == Zone.HAND:
@@ -202,10 +203,12 @@ class SeatRows:
         for i, face in placed:
             tile = tiles[i]
             other = again.get(i)
+            # The face moved in its row and meld (built whole: dataclasses.replace costs more, a hundred a frame).
+            found = ZoneTile(tile.found.zone, tile.found.row, face, tile.found.meld)
             if other is not None and other.reading.confidence > tile.reading.confidence:
-                fitted[i] = replace(other, found=replace(tile.found, piece=face))
+                fitted[i] = ReadTile(found, other.reading, other.quad)
             else:
-                fitted[i] = ReadTile(replace(tile.found, piece=face), tile.reading, tile.quad)
+                fitted[i] = ReadTile(found, tile.reading, tile.quad)
 
     def nudges(self, tiles: list[ReadTile]) -> list[tuple[int, Piece]]:
         """A face read as uncertain may be cut a little out of phase with its row (a tile's

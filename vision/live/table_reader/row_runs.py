@@ -41,7 +41,7 @@ def row_runs(mask: np.ndarray, top: float, pieces: Sequence[Piece], scale: FaceS
     """The runs of a row whose faces begin at line ``top`` of a seat's upright ``mask`` (uint8
     0/1), each with the row's ``pieces`` that lie in it. Runs holding none are left out."""
     height = mask.shape[0]
-    first, last = (int(np.clip(round(top + share * scale.height), 0, height)) for share in (0.25, 0.7))
+    first, last = (min(max(round(top + share * scale.height), 0), height) for share in (0.25, 0.7))
     lines = slice(first, last)
     band = mask[lines]
     if band.size == 0:
@@ -143,7 +143,7 @@ def laid_out(
     does, or with ``owner_side`` against the owner's, as a called tile does."""
     lengths = [scale.height if turned else scale.width for turned in way]
     spare = run.right - run.left - sum(lengths)
-    gap = float(np.clip(spare / max(len(way) - 1, 1), 0.0, _WIDEST_GAP_MM * scale.px_per_mm))
+    gap = min(max(spare / max(len(way) - 1, 1), 0.0), _WIDEST_GAP_MM * scale.px_per_mm)
     side = max(spare - gap * (len(way) - 1), 0.0)
     at = run.left + side if (run.left + run.right) / 2 > centre_u else run.left
     faces = []

@@ -17,6 +17,7 @@ seat's own frame (``vision.calibration.zones.zone_boxes``):
 from __future__ import annotations
 
 import itertools
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Final
@@ -111,7 +112,7 @@ def arrange(zone: Zone, pieces: Sequence[Piece], scale: FaceScale, wall_row_line
     # side is judged upright, and taken into the row it lengthens it by a face.
     # The row's edge is where most faces end (a meld has one added tile to three or four in
     # the row): the furthest out may be a find a quarter face off.
-    outer = float(np.median([p.bottom for p in pieces]))
+    outer = statistics.median([p.bottom for p in pieces])
     return [ZoneTile(zone, 1 if p.bottom < outer - ADDED_IN * scale.width else 0, p) for p in pieces]
 
 
@@ -143,7 +144,7 @@ def _rows_by_top(pieces: Sequence[Piece], scale: FaceScale) -> list[int]:
 def _stray_line(lines: list[list[int]], pieces: Sequence[Piece], scale: FaceScale) -> tuple[int, int] | None:
     """The line with fewest faces that lies nearer a neighbour than rows lie apart, and the
     neighbour it joins (the nearer); ``None`` when every line is a row's."""
-    tops = [float(np.median([pieces[i].top for i in members])) for members in lines]
+    tops = [statistics.median([pieces[i].top for i in members]) for members in lines]
     strays = []
     for index in range(len(lines)):
         near = [
@@ -293,11 +294,20 @@ def wall_row_line(distances: SeatDistances, tile: PhysicalTileSize) -> float:
 
 def frame_quad(piece: Piece, seat_to_frame: np.ndarray) -> np.ndarray:
     """A face's corners in the frame (face order), through ``seat_to_frame``."""
-    left, right, top, bottom = piece.left - 0.5, piece.right - 0.5, piece.top - 0.5, piece.bottom - 0.5
-    if piece.sideways:
-        # Face order with the face's top to the left: its top-left corner is the image's bottom-left.
-        corners = [(left, bottom), (left, top), (right, top), (right, bottom)]
-    else:
-        corners = [(left, top), (right, top), (right, bottom), (left, bottom)]
-    points = np.asarray(corners, np.float64).reshape(-1, 1, 2)
-    return np.asarray(cv2.perspectiveTransform(points, seat_to_frame).reshape(4, 2))
+    return frame_quads([piece], seat_to_frame)[0]
+
+
+def frame_quads(pieces: Sequence[Piece], seat_to_frame: np.ndarray) -> list[np.ndarray]:
+    """Each face's corners in the frame (``frame_quad``), all through one call: the map takes
+    each point by itself, so a face's corners are those it gets alone."""
+    if not pieces:
+        return []
+    edges = np.array([(p.left, p.right, p.top, p.bottom) for p in pieces], np.float64) - 0.5
+    lies = _CORNER_EDGES[np.array([p.sideways for p in pieces], np.intp)]
+    points = edges[np.arange(len(pieces))[:, None, None], lies].reshape(-1, 1, 2)
+    return list(np.asarray(cv2.perspectiveTransform(points, seat_to_frame)).reshape(-1, 4, 2))
+
+
+#: Which of a face's edges (left, right, top, bottom) each corner's x and y are, in face order:
+#: upright, and sideways (the face's top to the left: its top-left corner is the image's bottom-left).
+_CORNER_EDGES: Final = np.array([[[0, 2], [1, 2], [1, 3], [0, 3]], [[0, 3], [0, 2], [1, 2], [1, 3]]])

@@ -113,6 +113,25 @@ def box_slices(view: ViewGeometry, box: ZoneBox) -> tuple[slice, slice]:
     )
 
 
+def view_rect(geometry: ViewGeometry, seat: int, columns: slice, lines: slice) -> tuple[slice, slice]:
+    """The view's lines and columns under a part of ``seat``'s upright image (``columns`` and
+    ``lines`` with whole starts and stops inside it, as ``box_slices`` gives): ``np.rot90`` of
+    the view's part is the seat image's part, and a pass over the view's part goes along its
+    rows in memory order (the turned part's goes across them)."""
+    side = geometry.side_px
+    x0, x1 = columns.start or 0, side if columns.stop is None else columns.stop
+    y0, y1 = lines.start or 0, side if lines.stop is None else lines.stop
+    # One np.rot90 turn puts view (line, column) at seat (side - 1 - column, line).
+    turns = geometry.quarter_turns[seat] % 4
+    if turns == 0:
+        return slice(y0, y1), slice(x0, x1)
+    if turns == 1:
+        return slice(x0, x1), slice(side - y1, side - y0)
+    if turns == 2:
+        return slice(side - y1, side - y0), slice(side - x1, side - x0)
+    return slice(side - x1, side - x0), slice(y0, y1)
+
+
 def warp_view(frame: np.ndarray, geometry: ViewGeometry) -> np.ndarray:
     side = geometry.side_px
     return np.asarray(
