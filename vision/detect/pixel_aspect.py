@@ -8,8 +8,9 @@ and the classifier learnt tiles of their true shape: on a squeezed picture they 
 and misread faces (one such source: recall 0.67 and 34-kind 0.78 as published, 0.82 and 0.94
 with its width restored). :func:`detect_at_pixel_aspect` undoes a known squeeze;
 :func:`detect_any_pixel_aspect` tries the squeezes that scaling a common frame shape to a
-square gives and keeps the one whose tiles read most surely: on a square picture only, since
-that is what a stretching export makes. A picture of any other shape keeps its pixels square.
+square gives and keeps the one whose tiles read most surely (a near tie broken by the aspect
+judge, :mod:`vision.detect.aspect_judge`): on a square picture only, since that is what a
+stretching export makes. A picture of any other shape keeps its pixels square.
 """
 
 from __future__ import annotations
@@ -169,10 +170,11 @@ def detect_any_pixel_aspect(
     if not pixel_aspects:
         raise ValueError("detect_any_pixel_aspect needs at least one pixel aspect to try")
     readings = [AspectReading(aspect, detect_at_pixel_aspect(image, detect, aspect)) for aspect in pixel_aspects]
-    surest = max(readings, key=_sureness)  # max keeps the first of equals
+    sureness = [_sureness(reading) for reading in readings]
+    surest = readings[int(np.argmax(sureness))]  # argmax keeps the first of equals
     if judge is None:
         return surest
-    tied = [r for r in readings if r.detections and _sureness(r) >= _sureness(surest) - NEAR_TIE]
+    tied = [r for r, sure in zip(readings, sureness, strict=True) if r.detections and sure >= max(sureness) - NEAR_TIE]
     if len(tied) < 2:
         return surest
     return min(tied, key=lambda reading: abs(judged_stretch(image, reading, judge)))  # min keeps the first
