@@ -4,7 +4,7 @@ A picture squeezed to a square by a data set's export (:mod:`vision.detect.pixel
 read at each common squeeze undone, and one reading is kept. How surely the faces read tells
 the squeezes apart poorly where the tiles stand seen from a seat: a face squeezed by 4:3 where
 16:9 was undone is a face foreshortened a little more, read as surely (on seat-view renders
-squeezed by known factors the surest reading was at the true squeeze 56% of the time). The
+squeezed by known factors the surest reading was at the true squeeze about half the time). The
 shape of a tile's whole block tells it better: a standing tile shows its face and its top, a
 lying one its face and its side, and the two are in proportion only at the true squeeze.
 
@@ -12,7 +12,10 @@ The judge cuts a square of the picture :data:`CONTEXT` tile lengths across about
 tile, as the picture looks at the pixel aspect tried (its width scaled by it), and a small
 network (``vision/training/train_aspect.py``) says how much wider than true the tile shows
 there: the logarithm of the stretch, 0 at the true squeeze, ``log(2)`` when the picture is
-shown twice as wide as it is. The reading whose finds the judge calls least stretched is kept.
+shown twice as wide as it is. Of readings nearly as sure as the surest, the one whose finds
+the judge calls least stretched is kept (:func:`vision.detect.pixel_aspect.detect_any_pixel_aspect`:
+alone the judge keeps the true squeeze more often but reads the renders worse, since a squeeze
+a little off still reads well there).
 """
 
 from __future__ import annotations
