@@ -41,11 +41,12 @@ from vision.classify.verifier import verifier_option
 from vision.detect.aspect_judge import aspect_judge_option
 from vision.detect.photo_reading import read_photo
 from vision.detect.pixel_aspect import parse_pixel_aspect, pixel_aspect_name
-from vision.detect.still_photo import detect_tiles, make_finder, read_image
+from vision.detect.still_photo import ImageReadError, detect_tiles, make_finder, read_image
 from vision.eval.label_eval import score_labelled_images
 from vision.eval.label_file import LabelFileError, load_ignored, load_labels
 from vision.eval.matching import DetectionScore
 from vision.json_file import read_json_object
+from vision.onnx_models.model_file import ModelFileError
 
 
 def main() -> None:
@@ -148,4 +149,7 @@ def _row(source: str, detector: str, images: int, score: DetectionScore, ms: flo
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except (LabelFileError, ModelFileError, ImageReadError) as error:
+        raise SystemExit(f"bench_real_photos: {error}") from None
