@@ -1,6 +1,7 @@
 """The training loop the one-output crop networks share (the sideways judge, the aspect judge):
 AdamW with a one-cycle learning rate over a fixed number of steps, each step one batch drawn
-from the recipe's own stream, a log line every so often. Needs the ``train`` extra."""
+from the recipe's own stream, a log line every so often; and their outputs on a set of crops.
+Needs the ``train`` extra."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import torch
 from torch import nn
 
 from table_app.progress import progress
+from vision.training.batches import to_tensor
 
 log = logging.getLogger(__name__)
 
@@ -39,3 +41,11 @@ def fit_one_output(
         schedule.step()
         if step % log_every == 0:
             log.info("step %d/%d loss %.4f (%.0f s)", step, steps, loss.item(), time.monotonic() - started)
+
+
+def outputs_of(model: nn.Module, crops: np.ndarray, mean: float, std: float) -> np.ndarray:
+    """``model``'s one output for each of ``crops`` (N×H×W×3 uint8 BGR, normalised with ``mean``
+    and ``std``), 512 at a time, without gradients."""
+    with torch.no_grad():
+        out = [model(to_tensor(crops[i : i + 512], mean, std)).squeeze(1) for i in range(0, len(crops), 512)]
+    return np.asarray(torch.cat(out).numpy()) if out else np.zeros(0, np.float32)

@@ -45,7 +45,7 @@ from vision.training.aspect_data import (
 from vision.training.aspect_model import MEAN, STD, AspectNet
 from vision.training.batches import reexposed, to_tensor
 from vision.training.export import code_version, export_crop_model, write_model_metadata
-from vision.training.one_output_fit import fit_one_output
+from vision.training.one_output_fit import fit_one_output, outputs_of
 
 log = logging.getLogger(__name__)
 
@@ -151,9 +151,7 @@ def fit(model: nn.Module, data: AspectSet, recipe: Recipe) -> None:
 
 
 def predict(model: nn.Module, crops: np.ndarray) -> np.ndarray:
-    with torch.no_grad():
-        out = [model(to_tensor(crops[i : i + 512], MEAN, STD)).squeeze(1) for i in range(0, len(crops), 512)]
-    return np.asarray(torch.cat(out).numpy()) if out else np.zeros(0, np.float32)
+    return outputs_of(model, crops, MEAN, STD)
 
 
 def crop_errors(predicted: np.ndarray, truth: np.ndarray) -> dict[str, Any]:

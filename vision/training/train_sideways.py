@@ -30,7 +30,7 @@ from vision.render.tile_art import ArtStyle
 from vision.training.batches import reexposed, to_tensor
 from vision.training.detector_data import TRAIN_PX_PER_MM
 from vision.training.export import code_version, export_crop_model, write_model_metadata
-from vision.training.one_output_fit import fit_one_output
+from vision.training.one_output_fit import fit_one_output, outputs_of
 from vision.training.sideways_data import (
     AXIS_JITTER_DEG,
     CENTRE_JITTER,
@@ -148,11 +148,7 @@ def fit(model: nn.Module, data: SidewaysSet, recipe: Recipe) -> None:
 
 
 def predict(model: nn.Module, crops: np.ndarray) -> np.ndarray:
-    with torch.no_grad():
-        logits = torch.cat(
-            [model(to_tensor(crops[i : i + 512], MEAN, STD)).squeeze(1) for i in range(0, len(crops), 512)]
-        )
-    return np.asarray(torch.sigmoid(logits).numpy())
+    return np.asarray(torch.sigmoid(torch.from_numpy(outputs_of(model, crops, MEAN, STD))).numpy())
 
 
 def score(probabilities: np.ndarray, sideways: np.ndarray, threshold: float) -> dict[str, Any]:
