@@ -90,6 +90,22 @@ def export_crop_model(model: nn.Module, onnx_path: Path, size: tuple[int, int], 
     return onnx_path
 
 
+def crop_input(size: dict[str, int], context: float, mean: float, std: float, crop: str) -> dict[str, Any]:
+    """A crop model's ``input`` metadata, what its run time checks and normalises with: the crop's
+    ``size`` (``{"size": N}`` or ``{"width": W, "height": H}``), its ``context`` (how much around
+    the tile it holds), NCHW BGR scaled by 1/255 then ``(x - mean) / std``, and how it is cut."""
+    return {
+        **size,
+        "context": context,
+        "layout": "NCHW",
+        "channels": "BGR",
+        "scale": 1 / 255,
+        "mean": mean,
+        "std": std,
+        "crop": crop,
+    }
+
+
 def write_model_metadata(onnx_path: Path, metadata: dict[str, Any]) -> None:
     """``NAME.json`` beside ``NAME.onnx``: the model's file name and sha256 first, then ``metadata``
     (what ``vision.onnx_models.model_file.load_model_metadata`` checks at run time)."""

@@ -44,7 +44,7 @@ from vision.training.aspect_data import (
 )
 from vision.training.aspect_model import MEAN, STD, AspectNet
 from vision.training.batches import reexposed, to_tensor
-from vision.training.export import code_version, export_crop_model, write_model_metadata
+from vision.training.export import code_version, crop_input, export_crop_model, write_model_metadata
 from vision.training.one_output_fit import fit_one_output, outputs_of
 
 log = logging.getLogger(__name__)
@@ -186,17 +186,14 @@ def _metadata(
     recipe: Recipe, sets: list[Path], metrics: dict[str, Any], *, code: str, timings: dict[str, int], crops: int
 ) -> dict[str, Any]:
     return {
-        "input": {
-            "size": INPUT_SIZE,
-            "context": CONTEXT,
-            "layout": "NCHW",
-            "channels": "BGR",
-            "scale": 1 / 255,
-            "mean": MEAN,
-            "std": STD,
-            "crop": "a square CONTEXT tile lengths across about the tile's centre, the picture's width scaled by "
+        "input": crop_input(
+            {"size": INPUT_SIZE},
+            CONTEXT,
+            MEAN,
+            STD,
+            "a square CONTEXT tile lengths across about the tile's centre, the picture's width scaled by "
             "the pixel aspect tried (vision.detect.aspect_judge.aspect_crop)",
-        },
+        ),
         "output": "the natural log of how much wider than true the crop shows its tile",
         "training": {
             "command": ".venv/bin/python -m vision.training.train_aspect --out models "

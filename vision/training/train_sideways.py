@@ -29,7 +29,7 @@ from vision.detect.sideways_judge import CONTEXT, INPUT_SIZE, ROW_REACH
 from vision.render.tile_art import ArtStyle
 from vision.training.batches import reexposed, to_tensor
 from vision.training.detector_data import TRAIN_PX_PER_MM
-from vision.training.export import code_version, export_crop_model, write_model_metadata
+from vision.training.export import code_version, crop_input, export_crop_model, write_model_metadata
 from vision.training.one_output_fit import fit_one_output, outputs_of
 from vision.training.sideways_data import (
     AXIS_JITTER_DEG,
@@ -177,17 +177,14 @@ def export_judge(
 ) -> Path:
     onnx_path = export_crop_model(model, Path(out) / f"{MODEL_NAME}.onnx", (INPUT_SIZE, INPUT_SIZE), "sideways_logit")
     metadata = {
-        "input": {
-            "size": INPUT_SIZE,
-            "context": CONTEXT,
-            "layout": "NCHW",
-            "channels": "BGR",
-            "scale": 1 / 255,
-            "mean": MEAN,
-            "std": STD,
-            "crop": "a square CONTEXT tile lengths across about the tile's centre, turned so that its row's "
+        "input": crop_input(
+            {"size": INPUT_SIZE},
+            CONTEXT,
+            MEAN,
+            STD,
+            "a square CONTEXT tile lengths across about the tile's centre, turned so that its row's "
             "upright axis points up (vision.detect.sideways_judge.row_crop, row_axes)",
-        },
+        ),
         "output": "one logit: the tile at the crop's centre lies across its row (sideways)",
         "sideways_above": threshold,
         "training": {
