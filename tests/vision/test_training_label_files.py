@@ -159,3 +159,16 @@ def test_a_model_s_broken_metadata_is_refused_before_the_model_is_rewritten(tmp_
         result, f"model metadata {model.with_suffix('.json')}: must hold a JSON object {{...}}, not a string"
     )
     assert model.read_bytes() == b"not read: the metadata is refused first"
+
+
+def test_a_recipe_checks_its_label_sets_before_drawing_anything(tmp_path):
+    good = tmp_path / "good.json"
+    good.write_text('{"images": {}, "groups": {}, "split": {}}')
+    broken = tmp_path / "broken.json"
+    broken.write_text("[1]")
+    assert real_photos.checked_label_sets([good]) == [good]
+    assert real_photos.checked_label_sets([]) == []
+    with pytest.raises(SystemExit) as stopped:
+        real_photos.checked_label_sets([good, broken, tmp_path / "missing.json"])
+    assert str(broken) in str(stopped.value.code)
+    assert "missing.json" not in str(stopped.value.code)  # the first that is not one

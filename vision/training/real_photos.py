@@ -30,7 +30,7 @@ import json
 import logging
 import re
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -294,6 +294,18 @@ def load_source_labels(labels_path: Path) -> dict[str, Any]:
                 "vision.training.real_photos"
             )
     return document
+
+
+def checked_label_sets(paths: Sequence[Path]) -> list[Path]:
+    """The label sets a recipe was given (``--photos``, ``--sets``), each read once to be sure it
+    is one: the first that is not ends the run with one line naming it, before any frame is
+    drawn (a recipe renders for minutes before it reads them)."""
+    for path in paths:
+        try:
+            load_source_labels(path)
+        except RealPhotoError as error:
+            raise SystemExit(str(error)) from None
+    return list(paths)
 
 
 def images_in_split(document: dict[str, Any], split: str) -> list[str]:

@@ -33,6 +33,7 @@ from vision.training.metrics import evaluate, outliers_read_as_sure
 from vision.training.model import MEAN, STD, TileNet
 from vision.training.onnx_weights import classifier_from_onnx, freeze_batch_norm
 from vision.training.photo_crops import PhotoCrops, photo_crops
+from vision.training.real_photos import checked_label_sets
 from vision.training.recipe_options import add_recipe_options, recipe_from
 
 log = logging.getLogger(__name__)
@@ -74,7 +75,7 @@ def main() -> None:
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     recipe = recipe_from(args, defaults, photos_per_batch=args.photos_per_batch)
-    run(recipe, args.out, args.photos)
+    run(recipe, args.out, checked_label_sets(args.photos))
 
 
 def run(recipe: Recipe, out: str, photo_sources: list[Path] | None = None) -> None:

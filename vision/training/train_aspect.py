@@ -46,6 +46,7 @@ from vision.training.aspect_model import MEAN, STD, AspectNet
 from vision.training.batches import reexposed, to_tensor
 from vision.training.export import code_version, crop_input, export_crop_model, write_model_metadata
 from vision.training.one_output_fit import fit_one_output, outputs_of
+from vision.training.real_photos import checked_label_sets
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +78,7 @@ def main() -> None:
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     recipe = Recipe(seed=args.seed, tables=args.tables, steps=args.steps)
-    run(recipe, args.out, args.sets, args.cache, args.known)
+    run(recipe, args.out, checked_label_sets(args.sets), args.cache, args.known)
 
 
 def run(recipe: Recipe, out: str, sets: list[Path], cache: Path | None = None, known: int = 150) -> None:

@@ -52,6 +52,7 @@ from vision.training.face_mix import face_mix_of
 from vision.training.onnx_weights import detector_from_onnx, freeze_batch_norm
 from vision.training.photo_frames import PhotoFrames, cached_photo_frames
 from vision.training.processes import starmap_jobs
+from vision.training.real_photos import checked_label_sets
 from vision.training.recipe_options import add_recipe_options, recipe_from
 
 log = logging.getLogger(__name__)
@@ -131,12 +132,13 @@ def main() -> None:
         workers=args.workers,
         device=args.device,
     )
+    photos = checked_label_sets(args.photos)
     if args.prepare:
         if not args.cache:
             parser.error("--prepare keeps the frames in --cache: name one")
-        training_frames(recipe, args.cache, args.photos, jobs=args.jobs)
+        training_frames(recipe, args.cache, photos, jobs=args.jobs)
         return
-    run(recipe, args.out, args.cache, args.photos, jobs=args.jobs, seconds=args.seconds)
+    run(recipe, args.out, args.cache, photos, jobs=args.jobs, seconds=args.seconds)
 
 
 def training_frames(

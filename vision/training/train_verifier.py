@@ -32,6 +32,7 @@ from vision.onnx_models.cpu_session import nchw_input
 from vision.training.batches import reexposed
 from vision.training.export import code_version, export_crop_model, write_model_metadata
 from vision.training.model import conv_block
+from vision.training.real_photos import checked_label_sets
 from vision.training.verifier_data import RENDERED_PX_PER_MM, VerifierCrops, mine_label_set, mine_rendered
 
 log = logging.getLogger(__name__)
@@ -93,7 +94,7 @@ def main() -> None:
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     recipe = replace(defaults, steps=args.steps, seed=args.seed, rendered_tables=args.rendered_tables)
-    run(recipe, args.out, args.photos, args.detector, args.cache, jobs=args.jobs)
+    run(recipe, args.out, checked_label_sets(args.photos), args.detector, args.cache, jobs=args.jobs)
 
 
 def mined(
