@@ -33,7 +33,7 @@ import numpy as np
 from vision.calibration.calibration import Calibration
 from vision.calibration.markers import TABLE_MARKER_MM
 from vision.calibration.table import STANDARD_TABLE, STANDARD_TILE, PhysicalTileSize, TableGeometry
-from vision.calibration.zones import STANDARD_DISTANCES, SeatDistances, ZoneBox, ZoneBoxes, zone_boxes
+from vision.calibration.zones import STANDARD_DISTANCES, SeatDistances, zone_boxes
 from vision.classify.classifier import OnnxTileClassifier, TileReading
 from vision.classify.frame_readings import FrameReadings
 from vision.detect.sideways_judge import long_axis_degrees
@@ -42,6 +42,15 @@ from vision.find.finder import FoundTile
 from vision.find.learnt import DEFAULT_DETECTOR, LearntTileFinder
 from vision.geometry import centres
 from vision.live.reading import SeenTile, TableReading, Zone
+from vision.live.table_reader.frame_regions import (
+    MARKER_SLACK_MM,
+    apply_all,
+    frame_tile_height,
+    marker_squares,
+    reaching_out,
+    unseen_mask,
+    zones_region,
+)
 from vision.live.table_reader.gaps import GapSearch, face_level, gap_faces
 from vision.live.table_reader.occluders import occluded_zones, occluder_labels
 from vision.live.table_reader.row_fitting import SeatRows
@@ -60,7 +69,6 @@ from vision.live.table_reader.seat_tiles import (
     zone_box_items,
 )
 from vision.live.table_reader.seat_view import (
-    ViewGeometry,
     box_slices,
     seat_image,
     view_geometry,
@@ -74,7 +82,6 @@ from vision.sources.frame import CameraFrame
 
 log = logging.getLogger(__name__)
 
-_MARKER_SLACK_MM: Final = 2.0  # a marker's square is ignored this much wider: the calibration's error, blur
 #: The detector's peak threshold here (its own, chosen by its recipe on renders, is 0.4): a find
 #: outside the seats' zones is dropped, so the table can afford more of the faint peaks of blurred faces.
 PEAK_THRESHOLD: Final = 0.2
@@ -150,19 +157,19 @@ class TableReader:
             SeatRows(to_frame, self.scale, self.view.half_mm * self.view.px_per_mm) for to_frame in self._seat_to_frame
         )
         _, self._wall_row_v = self.view.seat_px(np.array(0.0), np.array(wall_row_line(distances, tile)))
-        tile_height = _frame_tile_height(self.view, self._seat_to_frame, tile)
+        tile_height = frame_tile_height(self.view, self._seat_to_frame, tile)
         self.finder = LearntTileFinder(detector, threshold=PEAK_THRESHOLD, tile_height=tile_height)
         # The detector looks only where a find can be kept: the seats' zones, and the margin
         # its network needs to see a face at a zone's edge as it would in the whole frame.
-        self._detector_region = _zones_region(
+        self._detector_region = zones_region(
             self.view, self._seat_to_frame, self.boxes, _DETECTOR_MARGIN * tile_height, calibration.image_size
         )
         self.judge = judge or shipped_judge()
-        self._unseen = _unseen(calibration, self.view)
+        self._unseen = unseen_mask(calibration, self.view)
         # The corner markers are not tiles: their squares are left out of the tile mask. They
         # touch the melds at the table's corners, where a marker taken for a tile lengthens a meld.
-        reach = distances.meld_mm * (1 + PARALLAX) + _MARKER_SLACK_MM
-        self._not_tile = self._unseen | _marker_squares(calibration, self.view, marker_mm, reach)
+        reach = distances.meld_mm * (1 + PARALLAX) + MARKER_SLACK_MM
+        self._not_tile = self._unseen | marker_squares(calibration, self.view, marker_mm, reach)
         self._may_be_tile = (~self._not_tile).astype(np.uint8)  # 0 where no tile can be, 1 elsewhere
         self._out_of_frame = tuple(
             occluded_zones(self._unseen.astype(np.int32), seat, self.view, self.boxes, tile) for seat in range(4)
@@ -254,7 +261,7 @@ class TableReader:
         px_per_mm, half_mm = self.view.px_per_mm, self.view.half_mm
         unplaced = np.ones(len(points), bool)
         for seat in range(4):
-            u, v = _apply_all(self._frame_to_seat[seat], points)
+            u, v = apply_all(self._frame_to_seat[seat], points)
             x_mm, distance_mm = u / px_per_mm - half_mm, v / px_per_mm - half_mm
             for zone, box in zone_box_items(self.boxes):
                 inside = (box.left <= x_mm) & (x_mm <= box.right) & (box.near <= distance_mm) & (distance_mm <= box.far)
@@ -272,7 +279,7 @@ class TableReader:
             return []
         side = self.view.side_px
         middles = centres([tile.corners for tile in found]).astype(np.float64)
-        view_x, view_y = _apply_all(self.view.frame_to_view, middles)
+        view_x, view_y = apply_all(self.view.frame_to_view, middles)
         placed = [
             (tile, located)
             for tile, located, x, y in zip(found, self._located(middles), view_x.tolist(), view_y.tolist(), strict=True)
@@ -358,7 +365,7 @@ class TableReader:
         for seat in range(4):
             turns = self.view.quarter_turns[seat]
             for zone, box in zone_box_items(self.boxes):
-                columns, lines = box_slices(self.view, _reaching_out(box))
+                columns, lines = box_slices(self.view, reaching_out(box))
                 # The seat image's part is the view's part under it turned: looked at in the
                 # view, along its rows; only the residual is copied (for the opening), the rest
                 # is read in a few places.
@@ -400,7 +407,7 @@ class TableReader:
         points = np.empty_like(middles)
         for seat in set(seats):
             here = np.flatnonzero(np.array(seats) == seat)
-            points[here] = np.stack(_apply_all(self._frame_to_seat[seat], middles[here]), axis=1)
+            points[here] = np.stack(apply_all(self._frame_to_seat[seat], middles[here]), axis=1)
         return self._row_axes_at(seats, points)
 
     def _row_axes_at(self, seats: Sequence[int], points: np.ndarray) -> list[float]:
@@ -412,8 +419,8 @@ class TableReader:
         for seat in set(seats):
             here = np.flatnonzero(np.array(seats) == seat)
             u, v = points[here, 0], points[here, 1]
-            x0, y0 = _apply_all(self._seat_to_frame[seat], np.stack([u, v - 5.0], axis=1))
-            x1, y1 = _apply_all(self._seat_to_frame[seat], np.stack([u, v + 5.0], axis=1))
+            x0, y0 = apply_all(self._seat_to_frame[seat], np.stack([u, v - 5.0], axis=1))
+            x1, y1 = apply_all(self._seat_to_frame[seat], np.stack([u, v + 5.0], axis=1))
             axes[here] = np.degrees(np.arctan2(x1 - x0, -(y1 - y0))) % 180.0
         return [float(axis) for axis in axes]
 
@@ -485,21 +492,6 @@ def _outlines(quads: np.ndarray) -> np.ndarray:
 _QUARTER: Final = 2  # fractional bits of an outline's corners
 
 
-def _apply(homography: np.ndarray, point: np.ndarray) -> tuple[float, float]:
-    x, y, w = homography @ np.array([float(point[0]), float(point[1]), 1.0])
-    return float(x / w), float(y / w)
-
-
-def _apply_all(homography: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``_apply`` of N points (N×2) at once: their x and y."""
-    x, y = points[:, 0], points[:, 1]
-    w = homography[2, 0] * x + homography[2, 1] * y + homography[2, 2]
-    return (
-        (homography[0, 0] * x + homography[0, 1] * y + homography[0, 2]) / w,
-        (homography[1, 0] * x + homography[1, 1] * y + homography[1, 2]) / w,
-    )
-
-
 def _melds_grouped(tiles: list[ReadTile], scale: FaceScale) -> list[ReadTile]:
     """The seat's tiles with each meld tile given its meld; meld tiles in none left out."""
     melds = [t for t in tiles if t.found.zone == Zone.MELDS]
@@ -545,69 +537,3 @@ def _overlap(a: Piece, b: Piece) -> float:
         return 0.0
     smaller = min((a.right - a.left) * (a.bottom - a.top), (b.right - b.left) * (b.bottom - b.top))
     return along * across / smaller
-
-
-def _reaching_out(box: ZoneBox) -> ZoneBox:
-    """A zone with its far edge pushed out by the parallax (a tile's top is seen further out)."""
-    return ZoneBox(box.left, box.right, box.near, box.far * (1 + PARALLAX))
-
-
-def _frame_tile_height(view: ViewGeometry, seat_to_frame: Sequence[np.ndarray], tile: PhysicalTileSize) -> float:
-    """A face's long edge in frame pixels, the mean over the seats halfway out from the centre."""
-    lengths = []
-    for seat in range(4):
-        u, near = view.seat_px(np.array(0.0), np.array(200.0))
-        _, far = view.seat_px(np.array(0.0), np.array(200.0 + tile.height_mm * (1 + PARALLAX / 2)))
-        a = np.array(_apply(seat_to_frame[seat], np.array([float(u), float(near)])))
-        b = np.array(_apply(seat_to_frame[seat], np.array([float(u), float(far)])))
-        lengths.append(float(np.linalg.norm(b - a)))
-    return float(np.mean(lengths))
-
-
-def _zones_region(
-    view: ViewGeometry, seat_to_frame: Sequence[np.ndarray], boxes: ZoneBoxes, margin_px: float, size: tuple[int, int]
-) -> tuple[int, int, int, int]:
-    """The frame rectangle (left, top, right, bottom) around every seat's zones, their far
-    edges reaching out (``_reaching_out``), ``margin_px`` wider each way, clipped to the frame."""
-    corners = []
-    for to_frame in seat_to_frame:
-        for _, zone in zone_box_items(boxes):
-            box = _reaching_out(zone)
-            for x_mm in (box.left, box.right):
-                for distance_mm in (box.near, box.far):
-                    u, v = view.seat_px(np.array(x_mm), np.array(distance_mm))
-                    corners.append(_apply(to_frame, np.array([float(u), float(v)])))
-    low = np.floor(np.min(corners, axis=0) - margin_px).astype(int)
-    high = np.ceil(np.max(corners, axis=0) + margin_px).astype(int)
-    width, height = size
-    return max(int(low[0]), 0), max(int(low[1]), 0), min(int(high[0]), width), min(int(high[1]), height)
-
-
-def _unseen(calibration: Calibration, view: ViewGeometry) -> np.ndarray:
-    """Bool view mask of what lies outside the camera's frame (and, past it, in a replicated border)."""
-    width, height = calibration.image_size
-    frame = np.array([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]], np.float64)
-    outline = cv2.perspectiveTransform(frame.reshape(-1, 1, 2), view.frame_to_view).reshape(-1, 2)
-    seen = np.zeros((view.side_px, view.side_px), np.uint8)
-    cv2.fillConvexPoly(seen, np.round(outline * 4).astype(np.int32), 1, shift=2)
-    return np.asarray(cv2.erode(seen, np.ones((5, 5), np.uint8)) == 0)
-
-
-def _marker_squares(calibration: Calibration, view: ViewGeometry, marker_mm: float, reach_mm: float) -> np.ndarray:
-    """Bool view mask of the corner markers' squares, centred on the calibration rectangle's
-    corners, less their part within ``reach_mm`` of the centre lines: there a corner meld's
-    top (seen further out than its footprint) covers the marker, and is tile."""
-    table = calibration.table
-    half = marker_mm / 2 + _MARKER_SLACK_MM
-    squares = np.zeros((view.side_px, view.side_px), np.uint8)
-    for x in (-table.width_mm / 2, table.width_mm / 2):
-        for y in (-table.depth_mm / 2, table.depth_mm / 2):
-            centre = np.array([x, y])
-            near = np.maximum(np.abs(centre) - half, reach_mm)
-            far = np.abs(centre) + half
-            low = np.where(centre < 0, -far, near)
-            high = np.where(centre < 0, -near, far)
-            start = np.floor((low + view.half_mm) * view.px_per_mm).astype(int)
-            stop = np.ceil((high + view.half_mm) * view.px_per_mm).astype(int)
-            squares[max(start[1], 0) : max(stop[1], 0), max(start[0], 0) : max(stop[0], 0)] = 1
-    return squares.astype(bool)
