@@ -169,7 +169,20 @@ def detect_any_pixel_aspect(
         pixel_aspects = pixel_aspects_to_try(image)
     if not pixel_aspects:
         raise ValueError("detect_any_pixel_aspect needs at least one pixel aspect to try")
-    readings = [AspectReading(aspect, detect_at_pixel_aspect(image, detect, aspect)) for aspect in pixel_aspects]
+    return chosen_reading(image, readings_at(image, detect, pixel_aspects), judge)
+
+
+def readings_at(image: np.ndarray, detect: Detect, pixel_aspects: Sequence[float]) -> list[AspectReading]:
+    """``detect`` run on ``image`` at each of ``pixel_aspects`` (:func:`detect_at_pixel_aspect`)."""
+    return [AspectReading(aspect, detect_at_pixel_aspect(image, detect, aspect)) for aspect in pixel_aspects]
+
+
+def chosen_reading(
+    image: np.ndarray, readings: Sequence[AspectReading], judge: AspectJudge | None = None
+) -> AspectReading:
+    """Of ``image``'s ``readings`` at several pixel aspects, the one :func:`detect_any_pixel_aspect`
+    keeps: the surest, a near tie broken by the ``judge`` (for a caller that compares rules on the
+    same readings)."""
     sureness = [_sureness(reading) for reading in readings]
     surest = readings[int(np.argmax(sureness))]  # argmax keeps the first of equals
     if judge is None:

@@ -31,7 +31,7 @@ from torch import nn
 from table_app.progress import progress
 from vision.classify.classifier import OnnxTileClassifier
 from vision.detect.aspect_judge import CONTEXT, INPUT_SIZE, OnnxAspectJudge
-from vision.detect.pixel_aspect import COMMON_PIXEL_ASPECTS, detect_any_pixel_aspect
+from vision.detect.pixel_aspect import COMMON_PIXEL_ASPECTS, chosen_reading, readings_at
 from vision.detect.still_photo import detect_tiles, make_finder
 from vision.training.aspect_data import (
     CENTRE_JITTER,
@@ -172,13 +172,14 @@ def known_squeeze_choice(judge: OnnxAspectJudge, seeds: range = KNOWN_SQUEEZE_SE
     finder = make_finder("learnt")
     pictures = known_squeezes(seeds)
     right = {"sureness": 0, "judge": 0}
+
+    def as_found(image: np.ndarray) -> Any:
+        return detect_tiles(image, classifier, finder=finder, unskew_doubtful=False)
+
     for picture in progress(pictures, "known squeezes"):
-
-        def as_found(image: np.ndarray) -> Any:
-            return detect_tiles(image, classifier, finder=finder, unskew_doubtful=False)
-
+        readings = readings_at(picture.image, as_found, COMMON_PIXEL_ASPECTS)
         for rule, used in (("sureness", None), ("judge", judge)):
-            chosen = detect_any_pixel_aspect(picture.image, as_found, COMMON_PIXEL_ASPECTS, used).pixel_aspect
+            chosen = chosen_reading(picture.image, readings, used).pixel_aspect
             right[rule] += abs(chosen - picture.pixel_aspect) < 1e-6
     return {"pictures": len(pictures), "true_squeeze_kept": right}
 
