@@ -83,7 +83,10 @@ def test_a_verifier_whose_metadata_does_not_match_this_code_is_named(tmp_path):
     metadata = json.loads(DEFAULT_VERIFIER.with_suffix(".json").read_text(encoding="utf-8"))
     metadata["input"]["context"] = 2.0
     model.with_suffix(".json").write_text(json.dumps(metadata), encoding="utf-8")
-    with pytest.raises(VerifierError, match=r"tile-verifier\.onnx reads 32×42 crops widened 2\.0"):
+    with pytest.raises(
+        VerifierError,
+        match=r"tile-verifier\.json describes 32×42 px crops of 2\.0 tile lengths; this code cuts 32×42 px of 1\.3",
+    ):
         OnnxTileVerifier(model)
     model.with_suffix(".json").unlink()
     with pytest.raises(VerifierError, match=r"tile-verifier\.json is missing"):

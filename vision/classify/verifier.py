@@ -24,8 +24,8 @@ import numpy as np
 from models import MODELS_DIR
 from vision.classify.crops import CROP_SIZE, crop_tile
 from vision.geometry import centre, centres
-from vision.onnx_models.cpu_session import cpu_session, nchw_input
-from vision.onnx_models.model_file import ModelFileError, load_model_metadata
+from vision.onnx_models.crop_model import CropModel
+from vision.onnx_models.model_file import ModelFileError
 
 log = logging.getLogger(__name__)
 
@@ -64,30 +64,18 @@ class OnnxTileVerifier:
     """Scores found quads 0..1 (a tile's face or not); safe to share between calls."""
 
     def __init__(self, model_path: Path = DEFAULT_VERIFIER, *, threads: int = 1, keep_above: float | None = None):
-        metadata = load_model_metadata(model_path, "tile verifier", VerifierError)
-        crop = metadata.get("input", {})
-        if (crop.get("width"), crop.get("height")) != CROP_SIZE or crop.get("context") != CONTEXT:
-            raise VerifierError(
-                f"{model_path} reads {crop.get('width')}×{crop.get('height')} crops widened "
-                f"{crop.get('context')}; this code cuts {CROP_SIZE[0]}×{CROP_SIZE[1]} widened {CONTEXT}"
-            )
-        self.mean, self.std = float(crop["mean"]), float(crop["std"])
-        self.keep_above = float(metadata["keep_above"] if keep_above is None else keep_above)
-        self.sha256 = str(metadata["sha256"])
-        self._session = cpu_session(model_path, threads)
-        self._input_name = self._session.get_inputs()[0].name
-        log.debug("loaded tile verifier %s (keeps above %.2f)", model_path, self.keep_above)
+        self.model = CropModel(model_path, "tile verifier", VerifierError, CROP_SIZE, CONTEXT, threads=threads)
+        self.sha256, self.mean, self.std = self.model.sha256, self.model.mean, self.model.std
+        self.keep_above = float(self.model.metadata["keep_above"] if keep_above is None else keep_above)
+        log.debug("tile verifier %s keeps above %.2f", model_path, self.keep_above)
 
     def scores(self, image: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
         """Each quad's probability of being a tile's face."""
         if not quads:
             return np.zeros(0, np.float32)
-        crops = nchw_input(np.stack([crop_tile(image, quad) for quad in widened(quads)]), self.mean, self.std)
+        crops = np.stack([crop_tile(image, quad) for quad in widened(quads)])
         logits = np.concatenate(
-            [
-                self._session.run(None, {self._input_name: crops[start : start + _CHUNK]})[0].reshape(-1)
-                for start in range(0, len(crops), _CHUNK)
-            ]
+            [self.model.run(crops[start : start + _CHUNK]) for start in range(0, len(crops), _CHUNK)]
         )
         return np.asarray(1.0 / (1.0 + np.exp(-logits)), np.float32)
 

@@ -20,7 +20,6 @@ a little off still reads well there).
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
@@ -30,10 +29,8 @@ import numpy as np
 
 from models import MODELS_DIR
 from vision.geometry import long_edge
-from vision.onnx_models.cpu_session import cpu_session, nchw_input
-from vision.onnx_models.model_file import ModelFileError, load_model_metadata
-
-log = logging.getLogger(__name__)
+from vision.onnx_models.crop_model import CropModel
+from vision.onnx_models.model_file import ModelFileError
 
 DEFAULT_ASPECT_JUDGE: Final = MODELS_DIR / "tile-aspect.onnx"
 #: The crop's side in tile lengths (a face's long edge as the tried aspect shows it): the tile's
@@ -81,31 +78,13 @@ class OnnxAspectJudge:
     """Judges found tiles' stretch with the shipped (or a given) ONNX aspect model; safe to share."""
 
     def __init__(self, model_path: Path = DEFAULT_ASPECT_JUDGE, *, threads: int = 1):
-        metadata = load_model_metadata(model_path, "aspect model", AspectModelError)
-        model_input = metadata.get("input", {})
-        if model_input.get("size") != INPUT_SIZE or model_input.get("context") != CONTEXT:
-            raise AspectModelError(
-                f"{model_path.with_suffix('.json').name} describes {model_input.get('size')} px crops of "
-                f"{model_input.get('context')} tile lengths; this code cuts {INPUT_SIZE} px of {CONTEXT}"
-            )
-        self.sha256 = str(metadata["sha256"])
-        self.mean = float(model_input["mean"])
-        self.std = float(model_input["std"])
-        self._session = cpu_session(model_path, threads)
-        self._input_name = self._session.get_inputs()[0].name
-        log.debug("loaded aspect model %s", model_path)
+        self.model = CropModel(model_path, "aspect model", AspectModelError, INPUT_SIZE, CONTEXT, threads=threads)
+        self.sha256, self.mean, self.std = self.model.sha256, self.model.mean, self.model.std
 
     def log_stretches(self, crops: np.ndarray) -> np.ndarray:
         """How much wider than true each crop (N×size×size×3 uint8 BGR, :func:`aspect_crop`)
         shows its tile: the natural logarithm of the stretch."""
-        if crops.ndim != 4 or crops.shape[1:] != (INPUT_SIZE, INPUT_SIZE, 3) or crops.dtype != np.uint8:
-            raise ValueError(
-                f"the aspect model reads N×{INPUT_SIZE}×{INPUT_SIZE}×3 uint8 crops, got {crops.shape} {crops.dtype}"
-            )
-        if len(crops) == 0:
-            return np.zeros(0, np.float32)
-        batch = nchw_input(crops, self.mean, self.std)
-        return np.asarray(self._session.run(None, {self._input_name: batch})[0], np.float32).reshape(-1)
+        return self.model.run(crops)
 
     def stretches_at(self, image: np.ndarray, quads: Sequence[np.ndarray], pixel_aspect: float) -> np.ndarray:
         """:meth:`log_stretches` of the tiles found at ``pixel_aspect`` (quads in ``image``'s pixels)."""

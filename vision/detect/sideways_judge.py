@@ -14,7 +14,6 @@ nothing it can see.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
@@ -25,10 +24,8 @@ import numpy as np
 from models import MODELS_DIR
 from vision.classify.crops import quarter_turned
 from vision.geometry import centre, length, long_edge
-from vision.onnx_models.cpu_session import cpu_session, nchw_input
-from vision.onnx_models.model_file import ModelFileError, load_model_metadata
-
-log = logging.getLogger(__name__)
+from vision.onnx_models.crop_model import CropModel
+from vision.onnx_models.model_file import ModelFileError
 
 DEFAULT_JUDGE: Final = MODELS_DIR / "tile-sideways.onnx"
 #: The crop's side in tile lengths (a face's long edge): the tile and most of a neighbour each way.
@@ -115,32 +112,14 @@ class OnnxSidewaysJudge:
     """Judges found tiles with the shipped (or a given) ONNX sideways model; safe to share."""
 
     def __init__(self, model_path: Path = DEFAULT_JUDGE, *, threads: int = 1):
-        metadata = load_model_metadata(model_path, "sideways model", SidewaysModelError)
-        model_input = metadata.get("input", {})
-        if model_input.get("size") != INPUT_SIZE or model_input.get("context") != CONTEXT:
-            raise SidewaysModelError(
-                f"{model_path.with_suffix('.json').name} describes {model_input.get('size')} px crops of "
-                f"{model_input.get('context')} tile lengths; this code cuts {INPUT_SIZE} px of {CONTEXT}"
-            )
-        self.sha256 = str(metadata["sha256"])
-        self.mean = float(model_input["mean"])
-        self.std = float(model_input["std"])
-        self.sideways_above = float(metadata["sideways_above"])
-        self._session = cpu_session(model_path, threads)
-        self._input_name = self._session.get_inputs()[0].name
-        log.debug("loaded sideways model %s", model_path)
+        self.model = CropModel(model_path, "sideways model", SidewaysModelError, INPUT_SIZE, CONTEXT, threads=threads)
+        self.sha256, self.mean, self.std = self.model.sha256, self.model.mean, self.model.std
+        self.sideways_above = float(self.model.metadata["sideways_above"])
 
     def probabilities(self, crops: np.ndarray) -> np.ndarray:
         """The probability that each crop (N×size×size×3 uint8 BGR, :func:`row_crop`) has a
         tile lying across its row at its centre."""
-        if crops.ndim != 4 or crops.shape[1:] != (INPUT_SIZE, INPUT_SIZE, 3) or crops.dtype != np.uint8:
-            raise ValueError(
-                f"the sideways model reads N×{INPUT_SIZE}×{INPUT_SIZE}×3 uint8 crops, got {crops.shape} {crops.dtype}"
-            )
-        if len(crops) == 0:
-            return np.zeros(0, np.float32)
-        batch = nchw_input(crops, self.mean, self.std)
-        logits = np.asarray(self._session.run(None, {self._input_name: batch})[0]).reshape(-1)
+        logits = self.model.run(crops)
         return np.asarray(1.0 / (1.0 + np.exp(-logits)), np.float32)
 
     def judge(

@@ -1,8 +1,9 @@
 """An ONNX model shipped beside its metadata (``NAME.onnx`` + ``NAME.json``): both present, the
 metadata readable, and the model the very file the metadata describes (its sha256).
 
-The tile classifier and the tile detector load theirs through here; each then checks what its
-own code needs of the metadata (labels, output channels) and raises its own error type.
+The tile classifier and the tile detector load theirs through here, the crop models through
+:class:`vision.onnx_models.crop_model.CropModel`; each then checks what its own code needs of
+the metadata (labels, output channels, crop size) and raises its own error type.
 """
 
 from __future__ import annotations
