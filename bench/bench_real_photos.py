@@ -67,7 +67,7 @@ def main() -> None:
     finder = make_finder("learnt", None, args.detector, verifier_option(args.verifier))
     find_and_read: Callable[[np.ndarray], Sequence[Any]] = lambda image: detect_tiles(image, classifier, finder=finder)  # noqa: E731
     as_found: Callable[[np.ndarray], Sequence[Any]] = lambda image: detect_tiles(  # noqa: E731
-        image, classifier, finder=finder, unskew_doubtful=False
+        image, classifier, finder=finder, recut_doubtful=False
     )
     pixel_aspect = parse_pixel_aspect(args.pixel_aspect)
     judge = aspect_judge_option(args.aspect_judge)

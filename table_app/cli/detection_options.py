@@ -85,6 +85,6 @@ def detector_from(args: argparse.Namespace) -> Callable[[Any], Any]:
         return detect_tiles(image, classifier, finder=finder)
 
     def as_found(image: Any) -> Any:  # the squeeze is chosen on the finds as found (read_photo)
-        return detect_tiles(image, classifier, finder=finder, unskew_doubtful=False)
+        return detect_tiles(image, classifier, finder=finder, recut_doubtful=False)
 
     return lambda image: read_photo(image, detect, pixel_aspect, choose_with=as_found, judge=judge)

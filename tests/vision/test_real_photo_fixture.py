@@ -78,7 +78,7 @@ def test_vision_detects_path_reads_them_at_their_pixel_aspect_better_than_at_squ
     classifier, judge = OnnxTileClassifier(), OnnxAspectJudge()
 
     def as_found(image):
-        return detect_tiles(image, classifier, finder=finder, unskew_doubtful=False)
+        return detect_tiles(image, classifier, finder=finder, recut_doubtful=False)
 
     score, _ = _score(lambda image: read_photo(image, detect, choose_with=as_found, judge=judge).detections)
     square, _ = at_square_pixels

@@ -72,7 +72,7 @@ def test_read_found_re_cuts_askew_tiles_unless_told_not_to_or_given_row_axes(shi
     found = [FoundTile(quad, False) for quad in askew]
     judge = _KeepingJudge()
     default = read_found(held_out_table.image, shipped_classifier, found, judge)
-    not_told = read_found(held_out_table.image, shipped_classifier, found, judge, unskew_doubtful=False)
+    not_told = read_found(held_out_table.image, shipped_classifier, found, judge, recut_doubtful=False)
     with_axes = read_found(
         held_out_table.image, shipped_classifier, found, judge, row_axes=[angle_of_corners(q) for q in askew]
     )
@@ -81,4 +81,7 @@ def test_read_found_re_cuts_askew_tiles_unless_told_not_to_or_given_row_axes(shi
         return sum(kind_of_label(d.label) == kind_of_label(t.label) for d, t in zip(detections, faces, strict=True))
 
     assert read_right(default) >= read_right(not_told) + 5
-    assert read_right(with_axes) == read_right(not_told)
+    # Given row axes, no face is turned; the tighter cut of a doubtful find
+    # (vision.detect.tile_inset) still reads, but cannot set an askew face straight.
+    assert read_right(default) >= read_right(with_axes) + 5
+    assert abs(read_right(with_axes) - read_right(not_told)) <= 3

@@ -17,6 +17,7 @@ from vision.classify.classifier import TileReading
 from vision.classify.crops import turned_half
 from vision.classify.verifier import DEFAULT_VERIFIER
 from vision.detect.sideways_judge import OnnxSidewaysJudge
+from vision.detect.tile_inset import read_inset
 from vision.detect.tile_lie import QuadReader, TileLie, settle_lies
 from vision.detect.tile_phase import rephase
 from vision.detect.tile_skew import unskew
@@ -164,13 +165,14 @@ def detect_tiles(
     finder: TileFinder | None = None,
     judge: SidewaysJudge | None = None,
     *,
-    unskew_doubtful: bool = True,
+    recut_doubtful: bool = True,
 ) -> tuple[Detection, ...]:
     """Find and read every tile: with ``finder``, else with the shipped learnt detector
     (looking at the frame at ``tile_size``'s scale when given). Which tiles lie sideways is
     settled by ``judge`` (default: the shipped one). Each tile is read along its axis and a
-    quarter turned, and kept the way it reads surer; ``unskew_doubtful``: a tile still uncertain
-    is cut again turned a little (:mod:`vision.detect.tile_skew`). (A still photograph is read by
+    quarter turned, and kept the way it reads surer; ``recut_doubtful``: a tile still uncertain
+    is cut again turned a little (:mod:`vision.detect.tile_skew`), and one read unsurely cut
+    again tighter (:mod:`vision.detect.tile_inset`). (A still photograph is read by
     :func:`vision.detect.photo_reading.read_photo`, which calls this.)"""
     finder = finder or shipped_learnt_finder(tile_size)
     return read_found(
@@ -179,7 +181,7 @@ def detect_tiles(
         finder.find(image).tiles,
         judge,
         turn_flips_sideways=finder.sideways_sets_axis,
-        unskew_doubtful=unskew_doubtful,
+        recut_doubtful=recut_doubtful,
     )
 
 
@@ -192,7 +194,7 @@ def read_found(
     turn_flips_sideways: bool = True,
     row_axes: Sequence[float] | None = None,
     lie_known: Sequence[bool] | None = None,
-    unskew_doubtful: bool = True,
+    recut_doubtful: bool = True,
 ) -> tuple[Detection, ...]:
     """Found tiles (corners in ``image``) judged, settled and read: what :func:`detect_tiles`
     does after finding, for a caller with a finder of its own. A caller that knows each tile's
@@ -200,15 +202,18 @@ def read_found(
     upright tile's long axis) gives it; the judge otherwise takes it from the tile's neighbours.
     ``lie_known``: the tiles whose lie the caller knows, their corners cut and their sideways
     call set to it (a calibrated table's hand and wall rows hold no sideways tile): the judge
-    looks at the rest only. ``unskew_doubtful``: each tile still uncertain is cut again turned a
-    little about its centre (:mod:`vision.detect.tile_skew`); never with ``row_axes``, which
-    give every tile's axis."""
+    looks at the rest only. ``recut_doubtful``: each tile still uncertain is cut again turned a
+    little about its centre (:mod:`vision.detect.tile_skew`), never with ``row_axes``, which
+    give every tile's axis; then each tile read unsurely is cut again tighter
+    (:mod:`vision.detect.tile_inset`)."""
     judge = judge or shipped_judge()
     quads, calls = _judged(image, found, judge, row_axes, lie_known)
     lies = settle_lies(image, classifier, quads, calls, turn_flips_sideways=turn_flips_sideways)
     lies = rephase(image, classifier, lies)
-    if unskew_doubtful and row_axes is None:
+    if recut_doubtful and row_axes is None:
         lies = unskew(image, classifier, lies)
+    if recut_doubtful:
+        lies = read_inset(image, classifier, lies)
     face_scores = _face_scores_of(found, lies)
     detections = []
     for lie, face_score in zip(lies, face_scores, strict=True):

@@ -174,7 +174,7 @@ def known_squeeze_choice(judge: OnnxAspectJudge, seeds: range = KNOWN_SQUEEZE_SE
     right = {"sureness": 0, "judge": 0}
 
     def as_found(image: np.ndarray) -> Any:
-        return detect_tiles(image, classifier, finder=finder, unskew_doubtful=False)
+        return detect_tiles(image, classifier, finder=finder, recut_doubtful=False)
 
     for picture in progress(pictures, "known squeezes"):
         readings = readings_at(picture.image, as_found, COMMON_PIXEL_ASPECTS)
