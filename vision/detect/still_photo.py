@@ -203,17 +203,16 @@ def read_found(
     ``lie_known``: the tiles whose lie the caller knows, their corners cut and their sideways
     call set to it (a calibrated table's hand and wall rows hold no sideways tile): the judge
     looks at the rest only. ``recut_doubtful``: each tile still uncertain is cut again turned a
-    little about its centre (:mod:`vision.detect.tile_skew`), never with ``row_axes``, which
-    give every tile's axis; then each tile read unsurely is cut again tighter
-    (:mod:`vision.detect.tile_inset`)."""
+    little about its centre (:mod:`vision.detect.tile_skew`), then each tile read unsurely cut
+    again tighter (:mod:`vision.detect.tile_inset`); never with ``row_axes``: a calibrated
+    table gives every tile's axis, and its finds fit their faces (cut tighter, its tiles read
+    wrong and sure more often on the table reader's bench)."""
     judge = judge or shipped_judge()
     quads, calls = _judged(image, found, judge, row_axes, lie_known)
     lies = settle_lies(image, classifier, quads, calls, turn_flips_sideways=turn_flips_sideways)
     lies = rephase(image, classifier, lies)
     if recut_doubtful and row_axes is None:
-        lies = unskew(image, classifier, lies)
-    if recut_doubtful:
-        lies = read_inset(image, classifier, lies)
+        lies = read_inset(image, classifier, unskew(image, classifier, lies))
     face_scores = _face_scores_of(found, lies)
     detections = []
     for lie, face_score in zip(lies, face_scores, strict=True):
