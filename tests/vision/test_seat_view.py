@@ -9,7 +9,8 @@ import pytest
 from tests.forked_comparisons import seat_view_sets_written_twice
 from tests.fresh_process import in_a_fresh_process
 from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier
-from vision.classify.labels import BACK_LABEL, kind_of_label
+from vision.classify.labels import BACK_LABEL, is_red_label, kind_of_label
+from vision.eval.label_file import load_labels
 from vision.render.renderer import TileTruth
 from vision.render.seat_view import _unhidden, look_at_camera, render_seat_view
 from vision.training.photo_frames import build_photo_frames
@@ -76,6 +77,12 @@ def test_the_label_set_is_read_as_a_photo_source(tmp_path):
             x0, y0, x1, y1 = tile["box"]
             assert x0 < x1
             assert y0 < y1
+    # `vision eval` reads it too, each tile's label as drawn (seed 40 holds a red five).
+    read = load_labels(tmp_path / "labels.json")
+    for seed in (40, 41, 42):
+        drawn = [t.label for t in render_seat_view(seed).truths]
+        assert [t.label for t in read[f"images/seat-view-{seed}.jpg"]] == drawn
+    assert any(is_red_label(label) for label in (t.label for t in read["images/seat-view-40.jpg"]))
     frames = build_photo_frames(tmp_path / "labels.json", seed=1)
     assert len(frames.inputs) >= 3
     assert np.nanmax(frames.targets[:, 0]) == pytest.approx(1.0, abs=1e-3)  # tile centres in the heat maps

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import cv2
 
+from vision.classify.labels import is_red_label, label_name
 from vision.render.seat_view import render_seat_view
 from vision.training.detector_data import detector_training_art
 from vision.training.face_mix import NO_FACE_STYLES, FaceMix, face_mix_of
@@ -80,7 +81,9 @@ def _write_scene(
     boxes: list[dict[str, object]] = [
         {
             "box": [round(float(v), 1) for v in (*truth.corners.min(axis=0), *truth.corners.max(axis=0))],
-            "tile": str(truth.tile),
+            # As `vision eval` reads a label (vision.eval.label_file): a red five is "5m" and red.
+            "tile": label_name(truth.label),
+            "red": is_red_label(truth.label),
         }
         for truth in scene.truths
     ]
