@@ -6,12 +6,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
 from vision.detect.still_photo import read_image
 from vision.eval.label_file import LabelledTile
 from vision.eval.matching import DetectionLike, DetectionScore
+
+Found = TypeVar("Found", bound=DetectionLike)
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,16 +39,16 @@ def score_labelled_images(
     per_image = []
     for name, truths in labels.items():
         image = read_image(images / name)
-        detections = _outside(detect(image), (ignored or {}).get(name, ()))
+        detections = outside_ignored(detect(image), (ignored or {}).get(name, ()))
         before = (score.kind_correct, score.matched)
         matches = score.add(truths, detections, tile_width(truths), min_iou)
         per_image.append(ImageScore(name, len(truths), len(detections), len(matches), score.kind_correct - before[0]))
     return score, tuple(per_image)
 
 
-def _outside(
-    detections: Sequence[DetectionLike], boxes: Sequence[tuple[float, float, float, float]]
-) -> Sequence[DetectionLike]:
+def outside_ignored(detections: Sequence[Found], boxes: Sequence[tuple[float, float, float, float]]) -> Sequence[Found]:
+    """The detections whose centre lies in none of an image's ignored ``boxes`` (x0, y0, x1, y1):
+    a label set's unlabelled tiles count for nothing."""
     if not boxes:
         return detections
     kept = []

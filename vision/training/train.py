@@ -29,6 +29,7 @@ from vision.training.batches import to_tensor
 from vision.training.dataset import CropSet, render_crops, training_art
 from vision.training.export import code_version, export_model
 from vision.training.face_mix import face_mix_of
+from vision.training.finder_crops import load_crops
 from vision.training.metrics import evaluate, outliers_read_as_sure
 from vision.training.model import MEAN, STD, TileNet
 from vision.training.onnx_weights import classifier_from_onnx, freeze_batch_norm
@@ -56,6 +57,9 @@ class Recipe:
     stroke_share: float = 0.0  # the share of tables drawn with thicker or thinner strokes (vision.training.face_mix)
     faces: str = ""  # a tile set's enrolled faces (a folder or an enrollment file), drawn on faces_share of tables
     faces_share: float = 0.25
+    #: Crops cut where the shipped pipeline finds labelled tiles (vision.training.finder_crops),
+    #: drawn into the photo crops' share of each batch.
+    finder_crops: tuple[str, ...] = ()
 
 
 def main() -> None:
@@ -72,9 +76,28 @@ def main() -> None:
     parser.add_argument(
         "--photos-per-batch", type=int, default=defaults.photos_per_batch, help="photo crops in each batch (--photos)"
     )
+    parser.add_argument(
+        "--finder-crops",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="NPZ",
+        help="crops cut where the shipped pipeline finds labelled tiles (vision.training.finder_crops), "
+        "trained on with the photo crops (repeatable)",
+    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    recipe = recipe_from(args, defaults, photos_per_batch=args.photos_per_batch)
+    for path in args.finder_crops:
+        try:
+            load_crops(path)  # before anything is drawn: a broken file ends the run in one line
+        except ValueError as error:
+            parser.exit(1, f"{error}\n")
+    recipe = recipe_from(
+        args,
+        defaults,
+        photos_per_batch=args.photos_per_batch,
+        finder_crops=tuple(str(path) for path in args.finder_crops),
+    )
     run(recipe, args.out, checked_label_sets(args.photos))
 
 
@@ -89,9 +112,11 @@ def run(recipe: Recipe, out: str, photo_sources: list[Path] | None = None) -> No
     held_out = render_crops(HELD_OUT_SEEDS, lambda _: ArtStyle.BLACK, back_keep=1.0, red_copies=1, outliers=True)
     photos = None
     photo_checks: dict[str, PhotoCrops] = {}
-    if photo_sources:
-        sets = [photo_crops(path, "train", recipe.seed) for path in photo_sources]
+    sets = [photo_crops(path, "train", recipe.seed) for path in photo_sources or ()]
+    sets += [load_crops(Path(path)) for path in recipe.finder_crops]
+    if sets:
         photos = PhotoCrops(np.concatenate([c.images for c in sets]), np.concatenate([c.labels for c in sets]))
+    if photo_sources:
         for path in photo_sources:
             check = photo_crops(path, "held-out", recipe.seed + 1, copies=1, jitter=0.0)
             if len(check.labels):
