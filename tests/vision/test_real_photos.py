@@ -93,7 +93,7 @@ def _export(root, names):
         (root / split / "labels" / f"{stem}.txt").write_text(text, encoding="utf-8")
 
 
-def _source(held_out=False):
+def _source(held_out=False, mislabelled=()):
     return PhotoSource(
         name="tiny",
         repo="someone/tiny",
@@ -103,6 +103,7 @@ def _source(held_out=False):
         tile_of_class=chinese_set_tile,
         held_out=held_out,
         augmented_splits=("train",),
+        mislabelled=mislabelled,
     )
 
 
@@ -132,6 +133,29 @@ def test_a_built_source_is_a_label_file_with_ignore_boxes_groups_and_a_split_by_
     held = subset(tmp_path / "out" / "labels.json", "held-out", tmp_path / "held.json")
     assert train + held == len(labels)
     assert not set(load_labels(tmp_path / "train.json")) & set(load_labels(tmp_path / "held.json"))
+
+
+def test_a_photograph_listed_as_mislabelled_is_left_out_with_all_its_copies(tmp_path):
+    _export(tmp_path / "repo" / "export", ["bs1", "sc1", "sd1", "sb1"])
+    counts = build(_source(mislabelled=("photoA",)), tmp_path / "repo", tmp_path / "out")
+    document = json.loads((tmp_path / "out" / "labels.json").read_text(encoding="utf-8"))
+    assert set(document["groups"].values()) == {"photoB", "photoC"}
+    assert set(document["split"]) == {"photoB", "photoC"}
+    assert not any("photoA" in name for name in document["images"])
+    assert not any("photoA" in path.name for path in (tmp_path / "out" / "images").iterdir())
+    assert counts["mislabelled_left_out"] == 1
+    assert counts["images"] == 2
+
+
+def test_a_mislabelled_photograph_the_export_does_not_hold_is_named(tmp_path):
+    _export(tmp_path / "repo" / "export", ["bs1", "sc1", "sd1", "sb1"])
+    with pytest.raises(RealPhotoError, match=r"photoZ.*mislabelled"):
+        build(_source(mislabelled=("photoZ",)), tmp_path / "repo", tmp_path / "out")
+
+
+def test_the_alanchoi_photographs_labelled_all_1p_are_listed():
+    assert len(SOURCES["alanchoi"].mislabelled) == 7
+    assert not SOURCES["leo-miura"].mislabelled
 
 
 def test_a_source_held_out_whole_has_no_training_image(tmp_path):
