@@ -142,3 +142,11 @@ def test_the_classifier_recipe_refuses_broken_finder_crops_before_drawing_anythi
     assert "crops.npz" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "out").exists()
+
+
+def test_the_command_names_a_missing_classifier_in_one_line(seat_views, tmp_path, capsys):
+    missing = tmp_path / "no-classifier.onnx"
+    assert main(["--labels", str(seat_views), "--out", str(tmp_path / "c.npz"), "--classifier", str(missing)]) == 1
+    error = capsys.readouterr().err.strip()
+    assert "no-classifier" in error
+    assert len(error.splitlines()) == 1

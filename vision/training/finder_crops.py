@@ -33,6 +33,7 @@ from vision.detect.still_photo import Detection, ImageReadError, detect_tiles, r
 from vision.eval.label_eval import outside_ignored, tile_width
 from vision.eval.label_file import LabelledTile, load_ignored, load_labels
 from vision.eval.matching import match_quads
+from vision.onnx_models.model_file import ModelFileError
 from vision.training.photo_crops import PhotoCrops
 from vision.training.real_photos import RealPhotoError, images_in_split, load_source_labels
 
@@ -78,12 +79,15 @@ def matched(truths: Sequence[LabelledTile], found: Sequence[Detection]) -> list[
     return [(truths[m.truth], np.asarray(found[m.found].corners)) for m in matches]
 
 
-def shipped_read() -> Read:
-    """``vision detect``'s reading with the shipped models (pixel aspect chosen, no hint)."""
-    from vision.classify.classifier import OnnxTileClassifier  # noqa: PLC0415 (loaded only when run)
+def shipped_read(classifier_model: Path | None = None) -> Read:
+    """``vision detect``'s reading with the shipped models (pixel aspect chosen, no hint);
+    ``classifier_model``: another classifier (the finds' quads depend on it too: each find's
+    lie, a doubtful find's re-cuts and the pixel aspect are settled by how its cuts read)."""
+    from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier  # noqa: PLC0415 (loaded when run)
     from vision.detect.aspect_judge import OnnxAspectJudge  # noqa: PLC0415
 
-    classifier, finder, judge = OnnxTileClassifier(), shipped_learnt_finder(), OnnxAspectJudge()
+    classifier = OnnxTileClassifier(classifier_model or DEFAULT_MODEL)
+    finder, judge = shipped_learnt_finder(), OnnxAspectJudge()
 
     def read(image: np.ndarray) -> Sequence[Detection]:
         def as_found(picture: np.ndarray) -> Sequence[Detection]:
@@ -123,12 +127,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--split", default="train", choices=("train", "held-out"))
     parser.add_argument("--out", type=Path, required=True, help="the .npz the crops are saved to")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--classifier", type=Path, help="the classifier that reads the finds (default: shipped)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    read = shipped_read()
     try:
+        read = shipped_read(args.classifier)
         sets = [finder_crops(path, args.split, read, args.seed + index) for index, path in enumerate(args.labels)]
-    except (RealPhotoError, ImageReadError) as error:
+    except (RealPhotoError, ImageReadError, ModelFileError) as error:
         print(f"finder crops: {error}", file=sys.stderr)
         return 1
     crops = PhotoCrops(np.concatenate([s.images for s in sets]), np.concatenate([s.labels for s in sets]))
