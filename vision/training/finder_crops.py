@@ -32,7 +32,7 @@ from vision.detect.photo_reading import read_photo
 from vision.detect.still_photo import Detection, ImageReadError, detect_tiles, read_image, shipped_learnt_finder
 from vision.eval.label_eval import outside_ignored, tile_width
 from vision.eval.label_file import LabelledTile, load_ignored, load_labels
-from vision.eval.matching import match_quads
+from vision.eval.matching import DetectionLike, match_quads
 from vision.onnx_models.model_file import ModelFileError
 from vision.training.photo_crops import PhotoCrops
 from vision.training.real_photos import RealPhotoError, images_in_split, load_source_labels
@@ -73,7 +73,7 @@ def finder_crops(labels_path: Path, split: str, read: Read, seed: int) -> PhotoC
     return PhotoCrops(np.stack(images), np.array(tiles, np.int64))
 
 
-def matched(truths: Sequence[LabelledTile], found: Sequence[Detection]) -> list[tuple[LabelledTile, np.ndarray]]:
+def matched(truths: Sequence[LabelledTile], found: Sequence[DetectionLike]) -> list[tuple[LabelledTile, np.ndarray]]:
     """Each label with the quad of the find matched to it, as the real-photo bench matches."""
     matches = match_quads([t.corners for t in truths], [d.corners for d in found], tile_width(truths), MATCH_IOU)
     return [(truths[m.truth], np.asarray(found[m.found].corners)) for m in matches]
