@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier
 from vision.classify.verifier import verifier_option
 from vision.detect.aspect_judge import aspect_judge_option
-from vision.detect.photo_reading import read_photo
+from vision.detect.photo_reading import photo_reader, read_photo
 from vision.detect.pixel_aspect import parse_pixel_aspect, pixel_aspect_name
 from vision.detect.still_photo import ImageReadError, detect_tiles, make_finder, read_image
 from vision.eval.label_eval import score_labelled_images
@@ -66,15 +66,12 @@ def main() -> None:
     classifier = OnnxTileClassifier(args.model)
     finder = make_finder("learnt", None, args.detector, verifier_option(args.verifier))
     find_and_read: Callable[[np.ndarray], Sequence[Any]] = lambda image: detect_tiles(image, classifier, finder=finder)  # noqa: E731
-    as_found: Callable[[np.ndarray], Sequence[Any]] = lambda image: detect_tiles(  # noqa: E731
-        image, classifier, finder=finder, recut_doubtful=False
-    )
     pixel_aspect = parse_pixel_aspect(args.pixel_aspect)
-    judge = aspect_judge_option(args.aspect_judge)
+    read = photo_reader(classifier, finder, pixel_aspect, aspect_judge_option(args.aspect_judge))
     aspects: Counter[str] = Counter()
 
     def ours(image: np.ndarray) -> Sequence[Any]:
-        reading = read_photo(image, find_and_read, pixel_aspect, choose_with=as_found, judge=judge)
+        reading = read(image)
         aspects[pixel_aspect_name(reading.pixel_aspect)] += 1
         return reading.detections
 

@@ -70,8 +70,8 @@ def detector_from(args: argparse.Namespace) -> Callable[[Any], Any]:
     from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier  # noqa: PLC0415
     from vision.classify.verifier import verifier_option  # noqa: PLC0415
     from vision.detect.aspect_judge import aspect_judge_option  # noqa: PLC0415
-    from vision.detect.photo_reading import read_photo  # noqa: PLC0415
-    from vision.detect.still_photo import detect_tiles, make_finder  # noqa: PLC0415
+    from vision.detect.photo_reading import photo_reader  # noqa: PLC0415
+    from vision.detect.still_photo import make_finder  # noqa: PLC0415
     from vision.find.finder import TILE_ASPECT  # noqa: PLC0415
     from vision.find.seams import TileSize  # noqa: PLC0415
 
@@ -80,11 +80,4 @@ def detector_from(args: argparse.Namespace) -> Callable[[Any], Any]:
     finder = make_finder(args.finder, size, args.detector, verifier_option(args.verifier))
     pixel_aspect = _pixel_aspect(args)
     judge = aspect_judge_option(args.aspect_judge) if pixel_aspect is None else None
-
-    def detect(image: Any) -> Any:
-        return detect_tiles(image, classifier, finder=finder)
-
-    def as_found(image: Any) -> Any:  # the squeeze is chosen on the finds as found (read_photo)
-        return detect_tiles(image, classifier, finder=finder, recut_doubtful=False)
-
-    return lambda image: read_photo(image, detect, pixel_aspect, choose_with=as_found, judge=judge)
+    return photo_reader(classifier, finder, pixel_aspect, judge)

@@ -10,7 +10,7 @@ import pytest
 from tests.vision.finder_counts import count_finds
 from vision.classify.classifier import OnnxTileClassifier
 from vision.detect.aspect_judge import OnnxAspectJudge
-from vision.detect.photo_reading import read_photo
+from vision.detect.photo_reading import photo_reader
 from vision.detect.still_photo import detect_tiles
 from vision.eval.label_eval import score_labelled_images
 from vision.eval.label_file import load_ignored, load_labels
@@ -27,7 +27,7 @@ FIXTURE = Path(__file__).resolve().parent / "data" / "real-photos"
 RECALL_FLOOR = 0.75
 PRECISION_FLOOR = 0.50
 KIND_ACCURACY_FLOOR = 0.60
-# As `vision detect` reads them (read_photo: the pixel aspect chosen on the finds as found, a
+# As `vision detect` reads them (photo_reader: the pixel aspect chosen on the finds as found, a
 # near tie broken by the aspect judge, as these were squeezed to 640×640 by their export; then
 # finds far off the typical size dropped): 0.920, 0.988, 0.988 (0.966, 1.000, 0.988 without
 # the judge: on one Chinese photograph it breaks a near tie towards square pixels).
@@ -72,15 +72,9 @@ def test_real_photographs_of_two_sets_are_found_and_read_with_no_hint(at_square_
     assert score.kind_accuracy >= KIND_ACCURACY_FLOOR
 
 
-def test_vision_detects_path_reads_them_at_their_pixel_aspect_better_than_at_square_pixels(
-    finder, detect, at_square_pixels
-):
-    classifier, judge = OnnxTileClassifier(), OnnxAspectJudge()
-
-    def as_found(image):
-        return detect_tiles(image, classifier, finder=finder, recut_doubtful=False)
-
-    score, _ = _score(lambda image: read_photo(image, detect, choose_with=as_found, judge=judge).detections)
+def test_vision_detects_path_reads_them_at_their_pixel_aspect_better_than_at_square_pixels(finder, at_square_pixels):
+    read = photo_reader(OnnxTileClassifier(), finder, judge=OnnxAspectJudge())
+    score, _ = _score(lambda image: read(image).detections)
     square, _ = at_square_pixels
     assert score.recall >= PHOTO_RECALL_FLOOR
     assert score.precision >= PHOTO_PRECISION_FLOOR

@@ -23,7 +23,8 @@ from vision.detect.pixel_aspect import (
     detect_at_pixel_aspect,
     pixel_aspects_to_try,
 )
-from vision.detect.still_photo import Detection
+from vision.detect.still_photo import Detection, TileFinder, detect_tiles
+from vision.detect.tile_lie import QuadReader
 from vision.detect.tile_sizes import of_one_size
 
 Detect = Callable[[np.ndarray], Sequence[Detection]]
@@ -51,3 +52,22 @@ def read_photo(
             return AspectReading(chosen.pixel_aspect, of_one_size(chosen.detections))
     found = detect_at_pixel_aspect(image, detect, pixel_aspect)
     return AspectReading(pixel_aspect, of_one_size(found))
+
+
+def photo_reader(
+    classifier: QuadReader,
+    finder: TileFinder,
+    pixel_aspect: float | None = None,
+    judge: AspectJudge | None = None,
+) -> Callable[[np.ndarray], AspectReading]:
+    """A still photograph read as ``vision detect`` reads it with these models: :func:`read_photo`
+    of :func:`~vision.detect.still_photo.detect_tiles`, the squeeze (when not given) chosen on the
+    finds as found, before a doubtful find's second cuts."""
+
+    def settled(image: np.ndarray) -> Sequence[Detection]:
+        return detect_tiles(image, classifier, finder=finder)
+
+    def as_found(image: np.ndarray) -> Sequence[Detection]:
+        return detect_tiles(image, classifier, finder=finder, recut_doubtful=False)
+
+    return lambda image: read_photo(image, settled, pixel_aspect, choose_with=as_found, judge=judge)

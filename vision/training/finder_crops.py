@@ -4,7 +4,7 @@ The classifier's photo crops (:mod:`vision.training.photo_crops`) are cut at the
 with a little jitter, but at run time it reads the quads the detector finds, and on real
 photographs those sit otherwise: seen from a seat a quad takes in some of the tile's top or
 side, or covers half a face. Here every picture of a label set's split is read end to end as
-``vision detect`` reads it (:func:`vision.detect.photo_reading.read_photo`: the pixel aspect
+``vision detect`` reads it (:func:`vision.detect.photo_reading.photo_reader`: the pixel aspect
 chosen, the finds read and settled), each find matched to a label (centre within 0.4 tile
 widths, box overlap at least 0.3, as the real-photo bench matches) is cut at its own quad, and
 the crop is labelled with the label's tile. Which way up the face is, is not known (the
@@ -28,8 +28,8 @@ import numpy as np
 
 from table_app.progress import progress
 from vision.classify.crops import CROP_SIZE, crop_tile, turned_half
-from vision.detect.photo_reading import read_photo
-from vision.detect.still_photo import Detection, ImageReadError, detect_tiles, read_image, shipped_learnt_finder
+from vision.detect.photo_reading import photo_reader
+from vision.detect.still_photo import Detection, ImageReadError, read_image, shipped_learnt_finder
 from vision.eval.label_eval import outside_ignored, tile_width
 from vision.eval.label_file import LabelledTile, load_ignored, load_labels
 from vision.eval.matching import DetectionLike, match_quads
@@ -87,18 +87,8 @@ def shipped_read(classifier_model: Path | None = None) -> Read:
     from vision.detect.aspect_judge import OnnxAspectJudge  # noqa: PLC0415
 
     classifier = OnnxTileClassifier(classifier_model or DEFAULT_MODEL)
-    finder, judge = shipped_learnt_finder(), OnnxAspectJudge()
-
-    def read(image: np.ndarray) -> Sequence[Detection]:
-        def as_found(picture: np.ndarray) -> Sequence[Detection]:
-            return detect_tiles(picture, classifier, finder=finder, recut_doubtful=False)
-
-        def settled(picture: np.ndarray) -> Sequence[Detection]:
-            return detect_tiles(picture, classifier, finder=finder)
-
-        return read_photo(image, settled, choose_with=as_found, judge=judge).detections
-
-    return read
+    reader = photo_reader(classifier, shipped_learnt_finder(), judge=OnnxAspectJudge())
+    return lambda image: reader(image).detections
 
 
 def save_crops(crops: PhotoCrops, path: Path, sources: Sequence[Path], split: str) -> None:

@@ -208,8 +208,9 @@ def build(source: PhotoSource, repo: Path, out: Path) -> dict[str, int]:
         if not folder.is_dir():
             continue
         for image_path in sorted(p for p in folder.iterdir() if p.suffix.lower() in _IMAGE_SUFFIXES):
-            if group_of(image_path.stem) in source.mislabelled:
-                dropped.add(group_of(image_path.stem))
+            group = group_of(image_path.stem)
+            if group in source.mislabelled:
+                dropped.add(group)
                 continue
             label_path = root / split / "labels" / f"{image_path.stem}.txt"
             if not label_path.is_file():
@@ -238,7 +239,6 @@ def build(source: PhotoSource, repo: Path, out: Path) -> dict[str, int]:
             images[f"images/{name}"] = tiles
             if ignored:
                 ignore[f"images/{name}"] = ignored
-            group = group_of(image_path.stem)
             groups[f"images/{name}"] = group
             if split in source.augmented_splits:
                 augmented.append(f"images/{name}")
