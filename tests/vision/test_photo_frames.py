@@ -40,6 +40,16 @@ def test_a_photo_box_says_nothing_of_sideways_and_a_loose_one_nothing_of_size():
     assert np.isnan(loose[3][loose[8] > 0]).all()
 
 
+def test_a_set_known_upright_teaches_its_tiles_not_sideways():
+    boxes = [(10.0, 10.0, 20.0, 26.0), (40.0, 40.0, 56.0, 50.0)]  # the second lies turned, loose on the felt
+    maps = photo_targets((64, 64), boxes, 1.0, loose=False, upright=True).astype(np.float32)
+    on_tiles = maps[8] > 0
+    assert on_tiles[:16, :16].any()  # the first tile's cells (stride 2)
+    assert on_tiles[16:, 16:].any()  # the second's
+    assert (maps[7][on_tiles] == 0.0).all()
+    assert not np.isnan(maps[7]).any()
+
+
 def test_photos_are_scaled_so_their_tiles_are_as_long_as_the_rendered_ones():
     rng = np.random.default_rng(3)
     image = np.full((640, 640, 3), 120, np.uint8)

@@ -86,6 +86,25 @@ def test_the_label_set_is_read_as_a_photo_source(tmp_path):
     frames = build_photo_frames(tmp_path / "labels.json", seed=1)
     assert len(frames.inputs) >= 3
     assert np.nanmax(frames.targets[:, 0]) == pytest.approx(1.0, abs=1e-3)  # tile centres in the heat maps
+    # No seat-view tile lies across a row: the set says so, and its tiles are taught not sideways.
+    assert document["upright"] is True
+    on_tiles = frames.targets[:, 8] > 0
+    assert on_tiles.any()
+    assert not np.isnan(frames.targets[:, 7][on_tiles]).any()
+    assert not frames.targets[:, 7][on_tiles].any()
+
+
+def test_a_set_that_does_not_say_its_tiles_are_upright_teaches_no_sideways(tmp_path):
+    write_set(tmp_path, 1, first_seed=40)
+    document = json.loads((tmp_path / "labels.json").read_text())
+    del document["upright"]
+    (tmp_path / "labels.json").write_text(json.dumps(document))
+    frames = build_photo_frames(tmp_path / "labels.json", seed=1)
+    assert np.isnan(frames.targets[:, 7][frames.targets[:, 8] > 0]).all()
+    document["upright"] = "yes"
+    (tmp_path / "labels.json").write_text(json.dumps(document))
+    with pytest.raises(ValueError, match=r'labels\.json: "upright" must be true or false'):
+        build_photo_frames(tmp_path / "labels.json", seed=1)
 
 
 def test_a_scene_without_tiles_is_the_same_room_with_no_truths():

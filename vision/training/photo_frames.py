@@ -5,7 +5,10 @@ rendered frames have (:func:`vision.training.detector_data.target_maps`), with t
 differences, because a box says less than a renderer's exact corners:
 
 - no sideways target (NaN: the loss skips it): a photo's loose tiles have no row to lie
-  across, and a box does not say which way a tile in a row lies;
+  across, and a box does not say which way a tile in a row lies; except in a label set that
+  says ``"upright": true`` (every tile stands or lies along its row or in no row, none across
+  one: the rendered seat views), whose tiles are taught not sideways. Without it the
+  detector called one standing tile in ten of a held-out seat-view source sideways;
 - no size or axis target (NaN) where the box is loose: Roboflow's augmented copies (a
   rotated tile's box is the box of the rotated face) and near-square boxes (a tile turned
   about 45°). Their centres still teach the heat map.
@@ -39,7 +42,7 @@ POSITIVE_LONG_PX: Final = (8.0, 22.0)  # a tile's long edge after scaling, as th
 ZOOMED_LONG_PX: Final = (40.0, 90.0)  # tiles this long are parts of the view the detector must ignore
 ZOOMED_SHARE: Final = 1 / 3
 LOOSE_ASPECT: Final = 1.25  # a box squarer than this is a turned tile: its size and axis are not known
-_DATA_VERSION: Final = "p1"
+_DATA_VERSION: Final = "p2"
 
 
 @dataclass(frozen=True)
@@ -72,12 +75,19 @@ def is_loose(box: tuple[float, float, float, float]) -> bool:
 
 
 def photo_targets(
-    shape: tuple[int, int], boxes: list[tuple[float, float, float, float]], scale: float, loose: bool
+    shape: tuple[int, int],
+    boxes: list[tuple[float, float, float, float]],
+    scale: float,
+    loose: bool,
+    *,
+    upright: bool = False,
 ) -> np.ndarray:
-    """Target maps of one scaled photo; sideways unknown everywhere, size and axis unknown on loose boxes."""
+    """Target maps of one scaled photo; sideways unknown everywhere (not sideways where
+    ``upright``), size and axis unknown on loose boxes."""
     maps = target_maps(shape, tuple(BoxTruth(box_corners(b)) for b in boxes), scale).astype(np.float32)
     tile_cells = maps[8] > 0
-    maps[7][tile_cells] = np.nan
+    if not upright:
+        maps[7][tile_cells] = np.nan
     for box in boxes:
         if loose or is_loose(box):
             x0, y0, x1, y1 = (int(v * scale / 2) for v in box)  # cells (stride 2)
@@ -93,8 +103,11 @@ def frames_of_photo(
     loose: bool,
     rng: np.random.Generator,
     crops: int,
+    *,
+    upright: bool = False,
 ) -> list[tuple[np.ndarray, np.ndarray]]:
-    """``crops`` positive frames (and perhaps one zoomed-in negative) of one photo."""
+    """``crops`` positive frames (and perhaps one zoomed-in negative) of one photo; ``upright``:
+    its tiles are known to lie along their rows (:func:`photo_targets`)."""
     longs = [max(b[2] - b[0], b[3] - b[1]) for b in boxes]
     if not longs:
         return []
@@ -102,10 +115,10 @@ def frames_of_photo(
     out = []
     for _ in range(crops):
         wanted = rng.uniform(*POSITIVE_LONG_PX)
-        out.append(_cut(image, boxes, wanted / median, loose, rng, negative=False))
+        out.append(_cut(image, boxes, wanted / median, loose, rng, negative=False, upright=upright))
     if rng.random() < ZOOMED_SHARE:
         wanted = rng.uniform(*ZOOMED_LONG_PX)
-        out.append(_cut(image, boxes, wanted / median, loose, rng, negative=True))
+        out.append(_cut(image, boxes, wanted / median, loose, rng, negative=True, upright=upright))
     return out
 
 
@@ -123,6 +136,7 @@ def _cut(
     rng: np.random.Generator,
     *,
     negative: bool,
+    upright: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     height, width = image.shape[:2]
     size = (max(1, round(width * scale)), max(1, round(height * scale)))
@@ -138,7 +152,7 @@ def _cut(
         targets = np.zeros((TARGET_CHANNELS, FRAME_PX // 2, FRAME_PX // 2), np.float16)
         return pixels, targets
     shifted = [(b[0] - x / scale, b[1] - y / scale, b[2] - x / scale, b[3] - y / scale) for b in boxes]
-    return pixels, photo_targets((FRAME_PX, FRAME_PX), shifted, scale, loose)
+    return pixels, photo_targets((FRAME_PX, FRAME_PX), shifted, scale, loose, upright=upright)
 
 
 def build_photo_frames(labels_path: Path, seed: int, crops: int = 2, augmented_crops: int = 1) -> PhotoFrames:
@@ -151,6 +165,9 @@ def build_photo_frames(labels_path: Path, seed: int, crops: int = 2, augmented_c
     inputs, targets = [], []
     names = images_in_split(document, "train")
     negatives = set(document.get("negatives", ()))  # images with no tile in them at all
+    upright = document.get("upright", False)  # no tile lies across a row (the seat views)
+    if not isinstance(upright, bool):
+        raise ValueError(f'{labels_path}: "upright" must be true or false, not {upright!r}')
     for index, name in enumerate(names):
         image = cv2.imread(str(labels_path.parent / name))
         if image is None:
@@ -165,7 +182,8 @@ def build_photo_frames(labels_path: Path, seed: int, crops: int = 2, augmented_c
                 inputs.append(_cut(image, [], _negative_scale(rng), loose=False, rng=rng, negative=True)[0])
                 targets.append(np.zeros((TARGET_CHANNELS, FRAME_PX // 2, FRAME_PX // 2), np.float16))
             continue
-        for pixels, maps in frames_of_photo(image, boxes, loose, rng, augmented_crops if loose else crops):
+        crops_here = augmented_crops if loose else crops
+        for pixels, maps in frames_of_photo(image, boxes, loose, rng, crops_here, upright=upright):
             inputs.append(pixels)
             targets.append(maps)
         if index % 500 == 499:

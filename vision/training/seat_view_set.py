@@ -64,6 +64,9 @@ def write_set(
         "groups": {name: name for name in images},
         "augmented": [],
         "negatives": sorted(images) if negatives else [],
+        # Every tile stands in the hand's row or lies loose in none: the detector learns that
+        # none of them lies sideways (vision.training.photo_frames).
+        "upright": True,
         "split": dict.fromkeys(images, "train"),
     }
     (out / "labels.json").write_text(json.dumps(document) + "\n", encoding="utf-8")
