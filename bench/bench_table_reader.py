@@ -3,7 +3,7 @@ winning tiles and ura indicators) through near-overhead cameras, calibrated from
 corners, read with the shipped ONNX classifier.
 
     .venv/bin/python bench/bench_table_reader.py [--tables 30] [--style regular|black] [--clean]
-        [--model ONNX] [--profile] [--differences] [--opencv-threads N]
+        [--model ONNX] [--detector ONNX] [--profile] [--differences] [--opencv-threads N]
 
 Prints frame → ``TableReading`` time (median, p95; wall clock, and the process's CPU time,
 which other work on a shared machine disturbs less), per-tile classification accuracy and
@@ -32,6 +32,7 @@ import cv2
 import numpy as np
 
 from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier
+from vision.find.learnt import DEFAULT_DETECTOR
 from vision.live.table_reader import TableReader
 from vision.live.table_reader.checking import differences, picked_calibration, random_overhead_camera
 from vision.render.layout import random_layout
@@ -47,6 +48,9 @@ def main() -> None:
     parser.add_argument("--style", choices=[s.value for s in ArtStyle], default=ArtStyle.REGULAR.value)
     parser.add_argument("--clean", action="store_true", help="render without camera effects")
     parser.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="classifier model (default: the shipped one)")
+    parser.add_argument(
+        "--detector", type=Path, default=DEFAULT_DETECTOR, help="tile detector model (default: the shipped one)"
+    )
     parser.add_argument("--profile", action="store_true", help="print where a frame's time goes (reads under cProfile)")
     parser.add_argument("--differences", action="store_true", help="print each table's seed and what it reads wrong")
     parser.add_argument("--opencv-threads", type=int, help="OpenCV's thread count (default: OpenCV's own)")
@@ -66,7 +70,7 @@ def main() -> None:
         layout = random_layout(rng, extras=True)
         options = RenderOptions(style=ArtStyle(args.style), effects=not args.clean, camera=camera)
         rendered = render_table(seed, options, layout)
-        reader = TableReader(picked_calibration(camera), classifier)
+        reader = TableReader(picked_calibration(camera), classifier, detector=args.detector)
         if profile is not None:
             profile.enable()
         start, cpu_start = time.perf_counter(), time.process_time()
