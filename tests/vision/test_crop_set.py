@@ -1,0 +1,118 @@
+"""Labelled single-tile crop sets (vision/eval/crop_set.py) and their bench
+(bench/bench_tile_crops.py): the class map of the broadcast crops, the shipped classifier's
+counts on crops cut from the vendored art laid out as that source lays its folders out, and
+a missing folder or a broken crop named in one line."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from table_app.domain.tile import KIND_COUNT
+from vision.classify.labels import BACK_LABEL, is_red_label, kind_of_label, label_name
+from vision.eval.crop_set import CROP_SOURCES, CropSetError, CropSource, score_crops, source_crops
+from vision.render.tile_art import ArtStyle, load_tile_art
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "bench_tile_crops.py"
+MLEAGUE = CROP_SOURCES["mleague-crops"]
+
+
+def _art_crop(label: int, style: ArtStyle = ArtStyle.REGULAR) -> np.ndarray:
+    """A tile's art over white, scaled to 36×48 px: a crop of a tile's face as a set's crops are."""
+    image = load_tile_art(style).images[label]
+    alpha = image[..., 3:4].astype(np.float32) / 255
+    face = (image[..., :3] * alpha + 255 * (1 - alpha)).astype(np.uint8)
+    return cv2.resize(face, (36, 48), interpolation=cv2.INTER_AREA)
+
+
+def _write_source(root: Path, source: CropSource, copies: int = 1) -> None:
+    for name, label in source.classes.items():
+        for pattern in source.folders:
+            folder = root / pattern.format(cls=name)
+            folder.mkdir(parents=True)
+            for copy in range(copies):
+                cv2.imwrite(str(folder / f"{name}_{copy}.png"), _art_crop(label))
+
+
+def test_the_broadcast_crops_name_every_face_and_the_three_red_fives_once():
+    labels = list(MLEAGUE.classes.values())
+    assert len(labels) == 37
+    assert len(set(labels)) == 37
+    assert BACK_LABEL not in labels
+    assert [label_name(MLEAGUE.classes[c]) for c in ("1", "9", "11", "21", "29", "31", "35", "37")] == [
+        "1m", "9m", "1p", "1s", "9s", "1z", "5z", "7z"
+    ]  # fmt: skip
+    for cls, suit in (("10", "5m"), ("20", "5p"), ("30", "5s")):
+        assert is_red_label(MLEAGUE.classes[cls])
+        assert label_name(MLEAGUE.classes[cls]) == suit
+    assert sorted(kind_of_label(label) for label in labels if not is_red_label(label)) == list(range(KIND_COUNT))
+
+
+def test_crops_are_listed_per_class_in_every_folder(tmp_path):
+    source = CropSource("three", "someone/crops", "0" * 12, "CC0", "test", ("a/{cls}", "b/{cls}-"), {"1": 0, "2": 34})
+    _write_source(tmp_path, source, copies=2)
+    crops = source_crops(source, tmp_path)
+    assert [c.label for c in crops] == [0] * 4 + [34] * 4
+    assert {c.path.parent.name for c in crops} == {"1", "1-", "2", "2-"}
+
+
+def test_the_shipped_classifier_reads_art_crops_and_their_red_fives(tmp_path, shipped_classifier):
+    classes = {"5m": 4, "r5m": 34, "r5p": 35, "r5s": 36, "6m": 5, "1z": 27}
+    source = CropSource("fives", "someone/crops", "0" * 12, "CC0", "test", ("{cls}",), classes)
+    _write_source(tmp_path, source)
+    score = score_crops(source_crops(source, tmp_path), shipped_classifier.classify_quads)
+    assert score.crops == 6
+    assert score.kind_right == 6, score.confusions
+    assert (score.reds, score.reds_read_red, score.plain_fives, score.plain_fives_read_red) == (3, 3, 1, 0)
+    assert score.reds_by_suit == {"5m": [1, 1], "5p": [1, 1], "5s": [1, 1]}
+
+
+def test_a_wrong_reading_is_counted_as_a_confusion(tmp_path, shipped_classifier):
+    # A 6m crop labelled as a red 5m: its kind is wrong, and it is a red five not read red.
+    source = CropSource("wrong", "someone/crops", "0" * 12, "CC0", "test", ("{cls}",), {"x": 34})
+    (tmp_path / "x").mkdir()
+    cv2.imwrite(str(tmp_path / "x" / "six.png"), _art_crop(5))
+    score = score_crops(source_crops(source, tmp_path), shipped_classifier.classify_quads)
+    assert (score.kind_right, score.reds, score.reds_read_red) == (0, 1, 0)
+    assert score.confusions == {("red 5m", "6m"): 1}
+
+
+def test_a_missing_class_folder_names_it(tmp_path):
+    with pytest.raises(CropSetError, match=r"class 1 folder .*test_origin/1 does not exist"):
+        source_crops(MLEAGUE, tmp_path)
+
+
+def test_a_broken_crop_names_the_file(tmp_path, shipped_classifier):
+    source = CropSource("one", "someone/crops", "0" * 12, "CC0", "test", ("{cls}",), {"1": 0})
+    (tmp_path / "1").mkdir()
+    (tmp_path / "1" / "broken.png").write_bytes(b"not a picture")
+    with pytest.raises(CropSetError, match=r"broken\.png is not a readable picture"):
+        score_crops(source_crops(source, tmp_path), shipped_classifier.classify_quads)
+
+
+def _bench(*arguments: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(BENCH), *arguments], check=False, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_the_bench_prints_the_figures_of_a_whole_source(tmp_path):
+    _write_source(tmp_path, MLEAGUE)
+    done = _bench("--repo", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert "74 crops" in done.stdout
+    accuracy = float(done.stdout.split("34-kind ")[1].split()[0])
+    assert accuracy >= 0.9  # the vendored art the classifier learnt from
+    assert "red fives read red" in done.stdout
+    assert "(5m " in done.stdout
+
+
+def test_the_bench_names_a_checkout_that_is_not_the_source_in_one_line(tmp_path):
+    done = _bench("--repo", str(tmp_path / "absent"))
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert done.stderr.strip().count("\n") == 0
+    assert "takahasiyouhei/majon-tile-detection" in done.stderr

@@ -1,0 +1,157 @@
+"""Labelled crops of single real tiles (a folder of pictures per tile kind), read by the tile
+classifier as it reads a found tile: the whole crop is the tile's quad.
+
+Such a set measures the classifier alone (no detector), on faces no whole labelled photograph
+shows: the red fives of a Japanese set above all (``bench/bench_tile_crops.py``). A source is
+described by :class:`CropSource` (its repository, commit, licence, where its class folders lie
+and which jantaku label each class is); :data:`CROP_SOURCES` names the ones the project
+measures on (``models/DATA.md``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+import numpy as np
+
+from table_app.domain.tile import KIND_COUNT
+from vision.classify.classifier import TileReading
+from vision.classify.labels import is_red_label, kind_of_label, label_name
+from vision.detect.still_photo import ImageReadError, read_image
+
+#: Pictures a class folder may hold.
+_PICTURE_SUFFIXES: Final = (".png", ".jpg", ".jpeg", ".bmp")
+_FIVES: Final = (4, 13, 22)  # the kinds 5m, 5p, 5s
+
+
+class CropSetError(ValueError):
+    """A crop source's checkout lacks a class folder, or holds an unreadable crop (the message
+    names the folder or the file)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CropSource:
+    """A public set of single-tile crops: ``folders`` are paths inside the checkout with
+    ``{cls}`` where the class folder's name goes; ``classes`` maps each class name to a
+    jantaku classifier label (:mod:`vision.classify.labels`)."""
+
+    name: str
+    repo: str
+    commit: str
+    licence: str
+    what: str
+    folders: tuple[str, ...]
+    classes: Mapping[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class LabelledCrop:
+    path: Path
+    label: int
+
+
+def _mleague_classes() -> dict[str, int]:
+    """takahasiyouhei/majon-tile-detection's 37 classes: 1-9 1m..9m, 10 red 5m, 11-19 1p..9p,
+    20 red 5p, 21-29 1s..9s, 30 red 5s, 31-37 東南西北白發中 (looked at class by class)."""
+    classes: dict[str, int] = {}
+    for suit in range(3):
+        for number in range(1, 10):
+            classes[str(suit * 10 + number)] = suit * 9 + number - 1
+        classes[str(suit * 10 + 10)] = KIND_COUNT + suit  # the red five of this suit
+    for honour in range(7):
+        classes[str(31 + honour)] = 27 + honour
+    return classes
+
+
+#: The crop sources measured on. None is trained on.
+CROP_SOURCES: Final = {
+    "mleague-crops": CropSource(
+        name="mleague-crops",
+        repo="takahasiyouhei/majon-tile-detection",
+        commit="0df34baf5bde",
+        licence="none found: measured on only, never trained on, no picture in this repository",
+        what="tiles of a Japanese set with red fives in players' hands, cut from M-League broadcast frames "
+        "(about 18×26 px)",
+        folders=("images/dataset/test/test_origin/{cls}", "images/dataset/train/train_origin/{cls}-"),
+        classes=_mleague_classes(),
+    ),
+}
+
+
+def source_crops(source: CropSource, checkout: Path) -> tuple[LabelledCrop, ...]:
+    """Every crop of ``source`` in a checkout of its repository, with its label, in class order."""
+    crops: list[LabelledCrop] = []
+    for name, label in source.classes.items():
+        for pattern in source.folders:
+            folder = checkout / pattern.format(cls=name)
+            if not folder.is_dir():
+                raise CropSetError(
+                    f"{source.name}: class {name} folder {folder} does not exist "
+                    f"(is {checkout} a checkout of {source.repo}?)"
+                )
+            pictures = sorted(p for p in folder.iterdir() if p.suffix.lower() in _PICTURE_SUFFIXES)
+            crops.extend(LabelledCrop(path, label) for path in pictures)
+    return tuple(crops)
+
+
+@dataclass(slots=True)
+class CropScore:
+    """Counts over read crops. A red five's kind is its five's; ``plain_fives_read_red`` counts
+    the fives that are not red but were read red (every red five of such a set is labelled)."""
+
+    crops: int = 0
+    kind_right: int = 0
+    reds: int = 0
+    reds_read_red: int = 0
+    plain_fives: int = 0
+    plain_fives_read_red: int = 0
+    uncertain: int = 0
+    confusions: Counter[tuple[str, str]] = field(default_factory=Counter)
+    reds_by_suit: dict[str, list[int]] = field(default_factory=dict)  # "5m" → [read red, red fives]
+
+    def add(self, truth: int, reading: TileReading) -> None:
+        self.crops += 1
+        self.uncertain += reading.uncertain
+        right = kind_of_label(reading.label) == kind_of_label(truth)
+        self.kind_right += right
+        if not right:
+            self.confusions[(_name(truth), _name(reading.label))] += 1
+        if is_red_label(truth):
+            self.reds += 1
+            self.reds_read_red += reading.red
+            counts = self.reds_by_suit.setdefault(label_name(truth), [0, 0])
+            counts[0] += reading.red
+            counts[1] += 1
+        elif truth in _FIVES:
+            self.plain_fives += 1
+            self.plain_fives_read_red += reading.red
+
+    @property
+    def kind_accuracy(self) -> float:
+        return self.kind_right / self.crops if self.crops else 0.0
+
+
+def _name(label: int) -> str:
+    return ("red " if is_red_label(label) else "") + label_name(label)
+
+
+def score_crops(
+    crops: Sequence[LabelledCrop],
+    classify: Callable[[np.ndarray, list[np.ndarray]], Sequence[TileReading]],
+) -> CropScore:
+    """Read every crop with ``classify`` (``OnnxTileClassifier.classify_quads``: a picture and
+    its tiles' quads), the crop's own corners as its quad, and count."""
+    score = CropScore()
+    for crop in crops:
+        try:
+            picture = read_image(crop.path)
+        except ImageReadError as error:
+            raise CropSetError(str(error)) from error
+        height, width = picture.shape[:2]
+        quad = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
+        score.add(crop.label, classify(picture, [quad])[0])
+    return score
