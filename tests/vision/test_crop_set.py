@@ -12,8 +12,17 @@ import numpy as np
 import pytest
 
 from table_app.domain.tile import KIND_COUNT
+from vision.classify.classifier import OnnxTileClassifier
 from vision.classify.labels import BACK_LABEL, is_red_label, kind_of_label, label_name
-from vision.eval.crop_set import CROP_SOURCES, CropSetError, CropSource, score_crops, source_crops
+from vision.eval.crop_set import (
+    CROP_SOURCES,
+    CropSetError,
+    CropSource,
+    enroll_on_crops,
+    score_crops,
+    source_crops,
+    split_for_enrollment,
+)
 from vision.render.tile_art import ArtStyle, load_tile_art
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "bench_tile_crops.py"
@@ -28,13 +37,16 @@ def _art_crop(label: int, style: ArtStyle = ArtStyle.REGULAR) -> np.ndarray:
     return cv2.resize(face, (36, 48), interpolation=cv2.INTER_AREA)
 
 
-def _write_source(root: Path, source: CropSource, copies: int = 1) -> None:
+def _write_source(root: Path, source: CropSource, copies: int = 1, drawn: dict[str, int] | None = None) -> None:
+    """Each class folder with ``copies`` crops of its label's art (or of ``drawn[class]``'s),
+    each copy exposed a little differently."""
     for name, label in source.classes.items():
         for pattern in source.folders:
             folder = root / pattern.format(cls=name)
             folder.mkdir(parents=True)
             for copy in range(copies):
-                cv2.imwrite(str(folder / f"{name}_{copy}.png"), _art_crop(label))
+                crop = _art_crop((drawn or {}).get(name, label)).astype(np.float32) * (1 - 0.08 * copy) + 6 * copy
+                cv2.imwrite(str(folder / f"{name}_{copy}.png"), np.clip(crop, 0, 255).astype(np.uint8))
 
 
 def test_the_broadcast_crops_name_every_face_and_the_three_red_fives_once():
@@ -93,6 +105,30 @@ def test_a_broken_crop_names_the_file(tmp_path, shipped_classifier):
         score_crops(source_crops(source, tmp_path), shipped_classifier.classify_quads)
 
 
+def test_the_first_crops_of_each_tile_are_enrolled_on_and_the_rest_measured(tmp_path):
+    source = CropSource("two", "someone/crops", "0" * 12, "CC0", "test", ("{cls}",), {"1": 0, "2": 27})
+    _write_source(tmp_path, source, copies=3)
+    enrolled, measured = split_for_enrollment(source_crops(source, tmp_path), 1)
+    assert [(c.label, c.path.name) for c in enrolled] == [(0, "1_0.png"), (27, "2_0.png")]
+    assert [c.label for c in measured] == [0, 0, 27, 27]
+    with pytest.raises(ValueError, match="at least one crop"):
+        split_for_enrollment(enrolled, 0)
+
+
+def test_enrolling_on_one_crop_of_each_tile_teaches_a_set_the_model_misreads(tmp_path):
+    # A set whose red 5m looks like the art's 6m: read as 6m as shipped, as a red 5m once enrolled.
+    source = CropSource("odd", "someone/crops", "0" * 12, "CC0", "test", ("{cls}",), {"r5m": 34, "1z": 27, "9p": 17})
+    _write_source(tmp_path, source, copies=4, drawn={"r5m": 5})
+    enrolled, measured = split_for_enrollment(source_crops(source, tmp_path), 1)
+    classifier = OnnxTileClassifier()
+    before = score_crops(measured, classifier.classify_quads)
+    assert (before.reds, before.reds_read_red) == (3, 0)
+    assert before.confusions[("red 5m", "6m")] == 3
+    classifier.enrollment = enroll_on_crops(enrolled, classifier).head
+    after = score_crops(measured, classifier.classify_quads)
+    assert (after.reds_read_red, after.kind_right) == (3, 9)
+
+
 def _bench(*arguments: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, str(BENCH), *arguments], check=False, capture_output=True, text=True, timeout=120
@@ -108,6 +144,17 @@ def test_the_bench_prints_the_figures_of_a_whole_source(tmp_path):
     assert accuracy >= 0.9  # the vendored art the classifier learnt from
     assert "red fives read red" in done.stdout
     assert "(5m " in done.stdout
+
+
+def test_the_bench_prints_the_figures_before_and_after_enrolling(tmp_path):
+    _write_source(tmp_path, MLEAGUE)
+    done = _bench("--repo", str(tmp_path), "--enroll", "1")
+    assert done.returncode == 0, done.stderr
+    assert "37 crops" in done.stdout  # one of each tile enrolled on, the other 37 measured
+    shipped, enrolled = done.stdout.split("enrolled on 37 crops (1 of each tile):")
+    assert "as shipped:" in shipped
+    assert "red fives read red 3/3 (5m 1/1, 5p 1/1, 5s 1/1)" in enrolled
+    assert "34-kind 1.000 (37/37)" in enrolled
 
 
 def test_the_bench_names_a_checkout_that_is_not_the_source_in_one_line(tmp_path):

@@ -19,9 +19,11 @@ from typing import Final
 import numpy as np
 
 from table_app.domain.tile import KIND_COUNT
-from vision.classify.classifier import TileReading
+from vision.classify.classifier import OnnxTileClassifier, TileReading
 from vision.classify.labels import is_red_label, kind_of_label, label_name
 from vision.detect.still_photo import ImageReadError, read_image
+from vision.enrollment.enroll import Enrollment, enroll_tiles
+from vision.enrollment.sheet import CutTile
 
 #: Pictures a class folder may hold.
 _PICTURE_SUFFIXES: Final = (".png", ".jpg", ".jpeg", ".bmp")
@@ -155,3 +157,53 @@ def score_crops(
         quad = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
         score.add(crop.label, classify(picture, [quad])[0])
     return score
+
+
+def split_for_enrollment(
+    crops: Sequence[LabelledCrop], per_label: int
+) -> tuple[tuple[LabelledCrop, ...], tuple[LabelledCrop, ...]]:
+    """The first ``per_label`` crops of each label (to enroll on) and all the others (to measure
+    on): a user enrolls their set from one example of each tile and the rest is read after."""
+    if per_label < 1:
+        raise ValueError(f"enroll on at least one crop of each tile, not {per_label}")
+    taken: Counter[int] = Counter()
+    enrolled: list[LabelledCrop] = []
+    measured: list[LabelledCrop] = []
+    for crop in crops:
+        taken[crop.label] += 1
+        (enrolled if taken[crop.label] <= per_label else measured).append(crop)
+    return tuple(enrolled), tuple(measured)
+
+
+#: Grey around each crop on the enrollment picture: enrollment's varied crops move a tile's
+#: corners by up to ~8% of its height, and must not reach the next crop.
+_CROP_MARGIN: Final = 6
+_MOSAIC_COLUMNS: Final = 20
+
+
+def enroll_on_crops(crops: Sequence[LabelledCrop], classifier: OnnxTileClassifier, seed: int = 0) -> Enrollment:
+    """A tile-set enrollment (:func:`vision.enrollment.enroll.enroll_tiles`) fitted on ``crops``
+    laid side by side on one picture, each crop's own corners its tile's."""
+    if not crops:
+        raise ValueError("no crops to enroll on")
+    pictures = []
+    for crop in crops:
+        try:
+            pictures.append(read_image(crop.path))
+        except ImageReadError as error:
+            raise CropSetError(str(error)) from error
+    cell_h = max(p.shape[0] for p in pictures) + 2 * _CROP_MARGIN
+    cell_w = max(p.shape[1] for p in pictures) + 2 * _CROP_MARGIN
+    rows = -(-len(pictures) // _MOSAIC_COLUMNS)
+    mosaic = np.full((rows * cell_h, min(len(pictures), _MOSAIC_COLUMNS) * cell_w, 3), 128, np.uint8)
+    tiles = []
+    for index, (picture, crop) in enumerate(zip(pictures, crops, strict=True)):
+        top = index // _MOSAIC_COLUMNS * cell_h + _CROP_MARGIN
+        left = index % _MOSAIC_COLUMNS * cell_w + _CROP_MARGIN
+        height, width = picture.shape[:2]
+        mosaic[top : top + height, left : left + width] = picture
+        corners = np.array(
+            [[left, top], [left + width, top], [left + width, top + height], [left, top + height]], float
+        )
+        tiles.append(CutTile(crop.label, corners))
+    return enroll_tiles(mosaic, tiles, classifier, seed=seed)
