@@ -10,7 +10,7 @@ of a head fitted on the model's ``features`` output for that table's tiles.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,7 @@ from models import MODELS_DIR
 from table_app.domain.tile import Tile
 from vision.classify.crops import CROP_SIZE, crop_tile
 from vision.classify.labels import BACK_LABEL, LABEL_COUNT, is_red_label, label_name, tile_of_label
+from vision.classify.red_numeral import RED_FIVE_MAN, is_red_five_man
 from vision.enrollment.enrollment_file import load_enrollment
 from vision.enrollment.head import EnrolledHead
 from vision.onnx_models.cpu_session import cpu_session, nchw_input
@@ -114,7 +115,12 @@ class OnnxTileClassifier:
             return ()
         base, features = self.outputs(crops, features=self.enrollment is not None)
         probabilities = base if self.enrollment is None or features is None else self.enrollment.blended(base, features)
-        return self.readings(probabilities)
+        # A man tile whose numeral is red is the red 5m, whatever face the network took it for.
+        readings = self.readings(probabilities)
+        return tuple(
+            replace(read, label=RED_FIVE_MAN) if is_red_five_man(crop, read.label, read.upside_down) else read
+            for crop, read in zip(crops, readings, strict=True)
+        )
 
     def outputs(self, crops: np.ndarray, *, features: bool) -> tuple[np.ndarray, np.ndarray | None]:
         """The base model's N×76 probabilities and, with ``features``, its N×F features."""
