@@ -61,12 +61,14 @@ def main() -> None:
             scores[name].add(table.truths, detect_tiles(table.image, classifier), width)
     classifier.enrollment = None
     truth = np.array(labels)
-    base, features = classifier.outputs(np.stack(crops), features=True)
+    stacked = np.stack(crops)
+    base, features = classifier.outputs(stacked, features=True)
     assert features is not None
-    read = {
-        "before": np.array([r.label for r in classifier.readings(base)]),
-        "after": np.array([r.label for r in classifier.readings(enrollment.head.blended(base, features))]),
+    readings = {  # as classify reads them: the network (and the head), then the red 5m's colour
+        "before": classifier.with_red_numerals(stacked, classifier.readings(base)),
+        "after": classifier.with_red_numerals(stacked, classifier.readings(enrollment.head.blended(base, features))),
     }
+    read = {name: np.array([r.label for r in found]) for name, found in readings.items()}
     kinds = np.array([kind_of_label(int(v)) for v in truth])
     print(f"held-out tables: {args.tables} at 1920×1080, seeds from {FIRST_SEED}, {len(truth)} tiles in view")
     print(f"{'':44}{'before':>10}{'after':>10}")

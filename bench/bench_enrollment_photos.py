@@ -132,8 +132,9 @@ def _score(
     crops = np.stack([crop_tile(image, grid.cell_quad(c)) for c in cells])
     base, features = classifier.outputs(crops, features=True)
     assert features is not None
-    before = _kinds(classifier.readings(base))
-    after = _kinds(classifier.readings(head.blended(base, features)))
+    # As classify reads them: the network (and the head), then the red 5m's colour.
+    before = _kinds(classifier.with_red_numerals(crops, classifier.readings(base)))
+    after = _kinds(classifier.with_red_numerals(crops, classifier.readings(head.blended(base, features))))
     for t, a in zip(truth, after, strict=True):
         if t != a:
             confusions[(label_name(int(t)), label_name(int(a)))] += 1

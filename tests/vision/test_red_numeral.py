@@ -8,6 +8,8 @@ import pytest
 from vision.classify.crops import crop_tile
 from vision.classify.labels import label_name
 from vision.classify.red_numeral import RED_FIVE_MAN, RED_NUMERAL_SHARE, is_red_five_man, red_numeral_share
+from vision.enrollment.enroll import measure
+from vision.enrollment.head import fit_head
 from vision.render.tile_art import ArtStyle, load_tile_art
 
 
@@ -73,3 +75,12 @@ def test_a_red_numeral_read_upside_down_is_the_red_5m_too(shipped_classifier):
     assert reading.upside_down
     assert (reading.name, reading.red) == ("5m", True)
     assert cv2.countNonZero(cv2.inRange(turned, (0, 0, 150), (60, 60, 190))) > 0  # the paint is there
+
+
+def test_enrollment_measures_its_readings_as_the_classifier_gives_them(shipped_classifier):
+    crops = np.stack([_numeral_painted_red(_crop(5))] * 4)
+    base, features = shipped_classifier.outputs(crops, features=True)
+    assert [r.label for r in shipped_classifier.readings(base)] == [5] * 4  # the network alone: 6m
+    head = fit_head(features, np.full(4, RED_FIVE_MAN), blend=0.5)
+    accuracy = measure(shipped_classifier, head, crops, np.full(4, RED_FIVE_MAN))
+    assert (accuracy.before, accuracy.after) == (1.0, 1.0)

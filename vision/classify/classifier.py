@@ -10,6 +10,7 @@ of a head fitted on the model's ``features`` output for that table's tiles.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -115,8 +116,12 @@ class OnnxTileClassifier:
             return ()
         base, features = self.outputs(crops, features=self.enrollment is not None)
         probabilities = base if self.enrollment is None or features is None else self.enrollment.blended(base, features)
-        # A man tile whose numeral is red is the red 5m, whatever face the network took it for.
-        readings = self.readings(probabilities)
+        return self.with_red_numerals(crops, self.readings(probabilities))
+
+    @staticmethod
+    def with_red_numerals(crops: np.ndarray, readings: Sequence[TileReading]) -> tuple[TileReading, ...]:
+        """``readings`` of ``crops`` with a 5m or 6m whose numeral and 萬 are red read as the red 5m
+        (:mod:`vision.classify.red_numeral`): a real set's red 伍 the network took for 六."""
         return tuple(
             replace(read, label=RED_FIVE_MAN) if is_red_five_man(crop, read.label, read.upside_down) else read
             for crop, read in zip(crops, readings, strict=True)

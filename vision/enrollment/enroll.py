@@ -79,11 +79,13 @@ def enroll_tiles(
 
 
 def measure(classifier: OnnxTileClassifier, head: EnrolledHead, crops: np.ndarray, labels: np.ndarray) -> Accuracy:
-    """Label accuracy (38 labels) of the base model and of the model with ``head``."""
+    """Label accuracy (38 labels) of the base model and of the model with ``head``, each read as
+    ``OnnxTileClassifier.classify`` reads (the red 5m's colour rule after the network)."""
     base, features = classifier.outputs(crops, features=True)
     assert features is not None
-    before = np.array([r.label for r in classifier.readings(base)])
-    after = np.array([r.label for r in classifier.readings(head.blended(base, features))])
+    before = np.array([r.label for r in classifier.with_red_numerals(crops, classifier.readings(base))])
+    blended = classifier.readings(head.blended(base, features))
+    after = np.array([r.label for r in classifier.with_red_numerals(crops, blended)])
     return Accuracy(float((before == labels).mean()), float((after == labels).mean()), len(labels))
 
 
