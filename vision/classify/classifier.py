@@ -4,7 +4,8 @@ The model reads each crop both ways up at once (76 outputs: 38 labels upright, t
 upside down). The label's confidence is the two halves summed; below the model's
 ``uncertain_below`` the reading is marked uncertain — the caller must not treat it as known.
 With a tile-set enrollment (:mod:`vision.enrollment`) the probabilities are blended with those
-of a head fitted on the model's ``features`` output for that table's tiles.
+of a head fitted on the model's ``features`` output for that table's tiles. Last, a 5m or 6m
+reading whose numeral and 萬 are both red becomes the red 5m (:mod:`vision.classify.red_numeral`).
 """
 
 from __future__ import annotations
