@@ -102,8 +102,9 @@ def source_crops(source: CropSource, checkout: Path) -> tuple[LabelledCrop, ...]
 
 @dataclass(slots=True)
 class CropScore:
-    """Counts over read crops. A red five's kind is its five's; ``plain_fives_read_red`` counts
-    the fives that are not red but were read red (every red five of such a set is labelled)."""
+    """Counts over read crops. A red five's kind is its five's; a red five is found when it is
+    read as that very red five; ``plain_fives_read_red`` counts the fives that are not red but
+    were read red (every red five of such a set is labelled)."""
 
     crops: int = 0
     kind_right: int = 0
@@ -123,10 +124,11 @@ class CropScore:
         if not right:
             self.confusions[(_name(truth), _name(reading.label))] += 1
         if is_red_label(truth):
+            found = reading.label == truth  # red, and of its own suit
             self.reds += 1
-            self.reds_read_red += reading.red
+            self.reds_read_red += found
             counts = self.reds_by_suit.setdefault(label_name(truth), [0, 0])
-            counts[0] += reading.red
+            counts[0] += found
             counts[1] += 1
         elif truth in _FIVES:
             self.plain_fives += 1
