@@ -12,10 +12,11 @@ import numpy as np
 import pytest
 
 from table_app.domain.tile import KIND_COUNT
-from vision.classify.classifier import OnnxTileClassifier
+from vision.classify.classifier import OnnxTileClassifier, TileReading
 from vision.classify.labels import BACK_LABEL, is_red_label, kind_of_label, label_name
 from vision.eval.crop_set import (
     CROP_SOURCES,
+    CropScore,
     CropSetError,
     CropSource,
     enroll_on_crops,
@@ -163,3 +164,13 @@ def test_the_bench_names_a_checkout_that_is_not_the_source_in_one_line(tmp_path)
     assert "Traceback" not in done.stderr
     assert done.stderr.strip().count("\n") == 0
     assert "takahasiyouhei/majon-tile-detection" in done.stderr
+
+
+def test_a_red_five_counts_as_found_only_when_read_as_itself():
+    score = CropScore()
+    score.add(36, TileReading(34, 0.9, False, False))  # a red 5s read as the red 5m
+    score.add(36, TileReading(36, 0.9, False, False))
+    score.add(22, TileReading(36, 0.9, False, False))  # a plain 5s read red
+    assert (score.reds, score.reds_read_red, score.reds_by_suit) == (2, 1, {"5s": [1, 2]})
+    assert (score.plain_fives, score.plain_fives_read_red) == (1, 1)
+    assert score.confusions == {("red 5s", "red 5m"): 1}
