@@ -1,6 +1,7 @@
 """The tile classifier on crops of single real tiles, per source: 34-kind accuracy and red fives.
 
     .venv/bin/python bench/bench_tile_crops.py --repo DIR [--source mleague-crops] [--model ONNX] [--enroll N]
+        [--rows N]
 
 ``DIR`` is a checkout of the source's repository at the commit ``vision.eval.crop_set.CROP_SOURCES``
 names (``models/DATA.md``: ``mleague-crops`` is takahasiyouhei/majon-tile-detection, tiles of a
@@ -9,7 +10,11 @@ crop is read as the classifier reads a found tile, the whole crop its quad (no d
 Prints 34-kind accuracy, red-five recall per suit (red fives read red), plain fives read red,
 readings marked uncertain, the commonest confusions and the time a crop. ``--enroll N`` enrolls
 the set (``jantaku vision enroll``'s head, fitted on the first N crops of each tile laid side by
-side on one picture) and prints the figures of the other crops before and after.
+side on one picture) and prints the figures of the other crops before and after. ``--rows N``
+goes through ``jantaku vision enroll --layout rows`` as a user would: the first crop of each tile
+laid out in the documented rows on felt (scaled to 84 px, ``crop_set.rows_picture``) is the photo
+enrolled from, found by the detector and cut by the layout; the next N crops of each tile, laid
+out the same way, are N second photos, each read before and after at the layout's cuts.
 """
 
 from __future__ import annotations
@@ -22,13 +27,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import numpy as np
+
 from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier
+from vision.classify.crops import crop_tile
+from vision.detect.still_photo import detect_tiles
+from vision.enrollment.enroll import enroll_tiles, measure
+from vision.enrollment.rows import LayoutError, cut_row_layout
 from vision.eval.crop_set import (
     CROP_SOURCES,
     CropScore,
     CropSetError,
     LabelledCrop,
     enroll_on_crops,
+    rows_picture,
     score_crops,
     source_crops,
     split_for_enrollment,
@@ -43,6 +55,7 @@ def main() -> None:
     parser.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="classifier model (default: shipped)")
     parser.add_argument("--confusions", type=int, default=8, help="how many of the commonest confusions to print")
     parser.add_argument("--enroll", type=int, default=0, metavar="N", help="enroll on the first N crops of each tile")
+    parser.add_argument("--rows", type=int, default=0, metavar="N", help="enroll from a rows photo, check on N more")
     args = parser.parse_args()
     try:
         classifier = OnnxTileClassifier(args.model)
@@ -61,8 +74,44 @@ def main() -> None:
             classifier.enrollment = enroll_on_crops(enrolled, classifier).head
             after = score_crops(crops, classifier.classify_quads)
             _print_score(f"enrolled on {len(enrolled)} crops ({args.enroll} of each tile)", after, args.confusions)
+        if args.rows:
+            _rows_enrollment(source_crops(source, args.repo), args.rows, OnnxTileClassifier(args.model))
     except (CropSetError, ModelFileError, ValueError) as error:
         raise SystemExit(f"bench_tile_crops: {error}") from None
+
+
+def _rows_enrollment(crops: Sequence[LabelledCrop], checks: int, classifier: OnnxTileClassifier) -> None:
+    """Enroll from the rows photo of each tile's first crop; read the next ``checks`` photos."""
+    by_label: dict[int, list[LabelledCrop]] = {}
+    for crop in crops:
+        by_label.setdefault(crop.label, []).append(crop)
+    photos, refused = [], 0
+    for index in range(checks + 1):
+        picture, _ = rows_picture([found[index] for found in by_label.values() if index < len(found)], seed=index)
+        try:
+            photos.append((picture, cut_row_layout([d.corners for d in detect_tiles(picture, classifier)])))
+        except LayoutError as error:
+            print(f"rows photo {index}: refused: {error}")
+            refused += 1
+            if index == 0:
+                return
+    started = time.perf_counter()
+    image, tiles = photos[0]
+    head = enroll_tiles(image, tiles, classifier).head
+    elapsed = time.perf_counter() - started
+    before = after = total = 0
+    for picture, cut in photos[1:]:
+        read = measure(
+            classifier, head, np.stack([crop_tile(picture, t.corners) for t in cut]), np.array([t.label for t in cut])
+        )
+        before += round(read.before * read.crops)
+        after += round(read.after * read.crops)
+        total += read.crops
+    print(
+        f"rows layout: {len(photos)} of {checks + 1} photos accepted ({refused} refused); enrolled in {elapsed:.1f} s"
+    )
+    share = max(total, 1)
+    print(f"second photos' label accuracy (38), {total} tiles: before {before / share:.3f}, after {after / share:.3f}")
 
 
 def _print_score(title: str, score: CropScore, confusions: int) -> None:

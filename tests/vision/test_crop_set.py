@@ -14,12 +14,15 @@ import pytest
 from table_app.domain.tile import KIND_COUNT
 from vision.classify.classifier import OnnxTileClassifier, TileReading
 from vision.classify.labels import BACK_LABEL, is_red_label, kind_of_label, label_name
+from vision.detect.still_photo import detect_tiles
+from vision.enrollment.rows import ROW_LABELS, cut_row_layout
 from vision.eval.crop_set import (
     CROP_SOURCES,
     CropScore,
     CropSetError,
     CropSource,
     enroll_on_crops,
+    rows_picture,
     score_crops,
     source_crops,
     split_for_enrollment,
@@ -130,6 +133,25 @@ def test_enrolling_on_one_crop_of_each_tile_teaches_a_set_the_model_misreads(tmp
     assert (after.reds_read_red, after.kind_right) == (3, 9)
 
 
+def test_a_rows_picture_of_crops_is_cut_by_the_rows_layout_as_laid(tmp_path, shipped_classifier):
+    _write_source(tmp_path, MLEAGUE)
+    crops = source_crops(MLEAGUE, tmp_path)[::2]  # one of each tile (two folders a class)
+    picture, laid = rows_picture(crops, seed=3)
+    assert [t.label for t in laid] == [label for row in ROW_LABELS for label in row]
+    cut = cut_row_layout([d.corners for d in detect_tiles(picture, shipped_classifier)])
+    assert [t.label for t in cut] == [t.label for t in laid]
+    for found, truth in zip(cut, laid, strict=True):
+        height = float(np.linalg.norm(truth.corners[3] - truth.corners[0]))
+        assert np.linalg.norm(found.corners.mean(axis=0) - truth.corners.mean(axis=0)) < 0.25 * height
+
+
+def test_a_rows_picture_needs_one_crop_of_each_tile(tmp_path):
+    _write_source(tmp_path, MLEAGUE)
+    crops = [c for c in source_crops(MLEAGUE, tmp_path)[::2] if c.label not in (34, 8)]
+    with pytest.raises(ValueError, match="none of 9m, 5m"):
+        rows_picture(crops)
+
+
 def _bench(*arguments: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, str(BENCH), *arguments], check=False, capture_output=True, text=True, timeout=120
@@ -156,6 +178,17 @@ def test_the_bench_prints_the_figures_before_and_after_enrolling(tmp_path):
     assert "as shipped:" in shipped
     assert "red fives read red 3/3 (5m 1/1, 5p 1/1, 5s 1/1)" in enrolled
     assert "34-kind 1.000 (37/37)" in enrolled
+
+
+def test_the_bench_enrolls_from_a_rows_photo_and_checks_on_another(tmp_path):
+    _write_source(tmp_path, MLEAGUE, copies=2)
+    done = _bench("--repo", str(tmp_path), "--rows", "3")  # 4 crops a tile: the first and 3 checks
+    assert done.returncode == 0, done.stderr
+    assert "rows layout: 4 of 4 photos accepted (0 refused)" in done.stdout
+    after = float(
+        done.stdout.split("second photos' label accuracy (38), 111 tiles: before ")[1].split("after ")[1].split()[0]
+    )
+    assert after >= 0.97
 
 
 def test_the_bench_names_a_checkout_that_is_not_the_source_in_one_line(tmp_path):

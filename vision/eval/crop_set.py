@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
+import cv2
 import numpy as np
 
 from table_app.domain.tile import KIND_COUNT
@@ -23,6 +24,7 @@ from vision.classify.classifier import OnnxTileClassifier, TileReading
 from vision.classify.labels import is_red_label, kind_of_label, label_name
 from vision.detect.still_photo import ImageReadError, read_image
 from vision.enrollment.enroll import Enrollment, enroll_tiles
+from vision.enrollment.rows import ROW_LABELS
 from vision.enrollment.sheet import CutTile
 
 #: Pictures a class folder may hold.
@@ -151,10 +153,7 @@ def score_crops(
     its tiles' quads), the crop's own corners as its quad, and count."""
     score = CropScore()
     for crop in crops:
-        try:
-            picture = read_image(crop.path)
-        except ImageReadError as error:
-            raise CropSetError(str(error)) from error
+        picture = read_crop(crop.path)
         height, width = picture.shape[:2]
         quad = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
         score.add(crop.label, classify(picture, [quad])[0])
@@ -188,12 +187,7 @@ def enroll_on_crops(crops: Sequence[LabelledCrop], classifier: OnnxTileClassifie
     laid side by side on one picture, each crop's own corners its tile's."""
     if not crops:
         raise ValueError("no crops to enroll on")
-    pictures = []
-    for crop in crops:
-        try:
-            pictures.append(read_image(crop.path))
-        except ImageReadError as error:
-            raise CropSetError(str(error)) from error
+    pictures = [read_crop(crop.path) for crop in crops]
     cell_h = max(p.shape[0] for p in pictures) + 2 * _CROP_MARGIN
     cell_w = max(p.shape[1] for p in pictures) + 2 * _CROP_MARGIN
     rows = -(-len(pictures) // _MOSAIC_COLUMNS)
@@ -209,3 +203,53 @@ def enroll_on_crops(crops: Sequence[LabelledCrop], classifier: OnnxTileClassifie
         )
         tiles.append(CutTile(crop.label, corners))
     return enroll_tiles(mosaic, tiles, classifier, seed=seed)
+
+
+#: A rows-layout picture (``jantaku vision enroll --layout rows``) made of crops: each crop
+#: scaled to this face height, a finger's width apart (as the layout asks), rows further apart,
+#: on plain green felt with a little noise.
+_ROWS_FACE_HEIGHT: Final = 84
+_ROWS_GAP: Final = 0.18  # of the face height, between tiles in a row
+_ROWS_SPACING: Final = 0.5  # of the face height, between rows
+_ROWS_MARGIN: Final = 120
+_FELT_BGR: Final = (60, 110, 40)
+
+
+def rows_picture(crops: Sequence[LabelledCrop], seed: int = 0) -> tuple[np.ndarray, tuple[CutTile, ...]]:
+    """The picture of ``crops`` (one of each label the rows layout wants) laid out in its rows
+    (:data:`vision.enrollment.rows.ROW_LABELS`), and where each tile lies: the photo a user
+    takes for ``--layout rows``, of real tiles when the crops are."""
+    by_label = {crop.label: crop for crop in crops}
+    missing = [label_name(label) for row in ROW_LABELS for label in row if label not in by_label]
+    if missing:
+        raise ValueError(f"a rows picture needs one crop of each tile; none of {', '.join(missing)}")
+    pictures = {label: read_crop(by_label[label].path) for row in ROW_LABELS for label in row}
+    height = _ROWS_FACE_HEIGHT
+    widths = {label: max(1, round(p.shape[1] * height / p.shape[0])) for label, p in pictures.items()}
+    gap, spacing = round(_ROWS_GAP * height), round(_ROWS_SPACING * height)
+    row_width = max(sum(widths[label] + gap for label in row) for row in ROW_LABELS)
+    size = (2 * _ROWS_MARGIN + len(ROW_LABELS) * (height + spacing), 2 * _ROWS_MARGIN + row_width)
+    noise = np.random.default_rng(seed).normal(0, 6, (*size, 3))
+    picture = np.clip(np.array(_FELT_BGR, np.float64) + noise, 0, 255).astype(np.uint8)
+    tiles = []
+    top = _ROWS_MARGIN
+    for row in ROW_LABELS:
+        left = _ROWS_MARGIN
+        for label in row:
+            width = widths[label]
+            picture[top : top + height, left : left + width] = cv2.resize(
+                pictures[label], (width, height), interpolation=cv2.INTER_CUBIC
+            )
+            corners = np.array([[left, top], [left + width, top], [left + width, top + height], [left, top + height]])
+            tiles.append(CutTile(label, corners.astype(float)))
+            left += width + gap
+        top += height + spacing
+    return picture, tuple(tiles)
+
+
+def read_crop(path: Path) -> np.ndarray:
+    """A crop's picture; an unreadable one is a :class:`CropSetError` naming it."""
+    try:
+        return read_image(path)
+    except ImageReadError as error:
+        raise CropSetError(str(error)) from error
