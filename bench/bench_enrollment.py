@@ -64,11 +64,11 @@ def main() -> None:
     stacked = np.stack(crops)
     base, features = classifier.outputs(stacked, features=True)
     assert features is not None
-    readings = {  # as classify reads them: the network (and the head), then the red 5m's colour
-        "before": classifier.with_red_numerals(stacked, classifier.readings(base)),
-        "after": classifier.with_red_numerals(stacked, classifier.readings(enrollment.head.blended(base, features))),
+    blended = enrollment.head.blended(base, features)
+    read = {  # as classify reads them: the network (and the head), then the red 5m's colour
+        "before": np.array([r.label for r in classifier.crop_readings(stacked, base)]),
+        "after": np.array([r.label for r in classifier.crop_readings(stacked, blended)]),
     }
-    read = {name: np.array([r.label for r in found]) for name, found in readings.items()}
     kinds = np.array([kind_of_label(int(v)) for v in truth])
     print(f"held-out tables: {args.tables} at 1920×1080, seeds from {FIRST_SEED}, {len(truth)} tiles in view")
     print(f"{'':44}{'before':>10}{'after':>10}")

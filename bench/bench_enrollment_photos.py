@@ -133,8 +133,8 @@ def _score(
     base, features = classifier.outputs(crops, features=True)
     assert features is not None
     # As classify reads them: the network (and the head), then the red 5m's colour.
-    before = _kinds(classifier.with_red_numerals(crops, classifier.readings(base)))
-    after = _kinds(classifier.with_red_numerals(crops, classifier.readings(head.blended(base, features))))
+    before = _kinds(classifier.crop_readings(crops, base))
+    after = _kinds(classifier.crop_readings(crops, head.blended(base, features)))
     for t, a in zip(truth, after, strict=True):
         if t != a:
             confusions[(label_name(int(t)), label_name(int(a)))] += 1

@@ -60,10 +60,10 @@ def main() -> None:
     try:
         classifier = OnnxTileClassifier(args.model)
         source = CROP_SOURCES[args.source]
-        crops = source_crops(source, args.repo)
+        every_crop = crops = source_crops(source, args.repo)
         enrolled: Sequence[LabelledCrop] = ()
         if args.enroll:
-            enrolled, crops = split_for_enrollment(crops, args.enroll)
+            enrolled, crops = split_for_enrollment(every_crop, args.enroll)
         started = time.perf_counter()
         score = score_crops(crops, classifier.classify_quads)
         elapsed = time.perf_counter() - started
@@ -75,7 +75,8 @@ def main() -> None:
             after = score_crops(crops, classifier.classify_quads)
             _print_score(f"enrolled on {len(enrolled)} crops ({args.enroll} of each tile)", after, args.confusions)
         if args.rows:
-            _rows_enrollment(source_crops(source, args.repo), args.rows, OnnxTileClassifier(args.model))
+            # A classifier of its own: the one above may carry the --enroll head.
+            _rows_enrollment(every_crop, args.rows, OnnxTileClassifier(args.model))
     except (CropSetError, ModelFileError, ValueError) as error:
         raise SystemExit(f"bench_tile_crops: {error}") from None
 
@@ -99,19 +100,17 @@ def _rows_enrollment(crops: Sequence[LabelledCrop], checks: int, classifier: Onn
     image, tiles = photos[0]
     head = enroll_tiles(image, tiles, classifier).head
     elapsed = time.perf_counter() - started
-    before = after = total = 0
-    for picture, cut in photos[1:]:
-        read = measure(
-            classifier, head, np.stack([crop_tile(picture, t.corners) for t in cut]), np.array([t.label for t in cut])
-        )
-        before += round(read.before * read.crops)
-        after += round(read.after * read.crops)
-        total += read.crops
     print(
         f"rows layout: {len(photos)} of {checks + 1} photos accepted ({refused} refused); enrolled in {elapsed:.1f} s"
     )
-    share = max(total, 1)
-    print(f"second photos' label accuracy (38), {total} tiles: before {before / share:.3f}, after {after / share:.3f}")
+    checked = [(picture, tile) for picture, cut in photos[1:] for tile in cut]
+    if checked:
+        cuts = np.stack([crop_tile(picture, tile.corners) for picture, tile in checked])
+        read = measure(classifier, head, cuts, np.array([tile.label for _, tile in checked]))
+        figures = f"before {read.before:.3f}, after {read.after:.3f}"
+        print(f"second photos' label accuracy (38), {read.crops} tiles: {figures}")
+    else:
+        print("second photos' label accuracy (38): no second photo accepted")
 
 
 def _print_score(title: str, score: CropScore, confusions: int) -> None:

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from table_app.domain.tile import KIND_COUNT
+from tests.vision.art_faces import art_face
 from vision.classify.classifier import OnnxTileClassifier, TileReading
 from vision.classify.labels import BACK_LABEL, is_red_label, kind_of_label, label_name
 from vision.detect.still_photo import detect_tiles
@@ -27,7 +28,7 @@ from vision.eval.crop_set import (
     source_crops,
     split_for_enrollment,
 )
-from vision.render.tile_art import ArtStyle, load_tile_art
+from vision.render.tile_art import ArtStyle
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "bench_tile_crops.py"
 MLEAGUE = CROP_SOURCES["mleague-crops"]
@@ -35,10 +36,7 @@ MLEAGUE = CROP_SOURCES["mleague-crops"]
 
 def _art_crop(label: int, style: ArtStyle = ArtStyle.REGULAR) -> np.ndarray:
     """A tile's art over white, scaled to 36×48 px: a crop of a tile's face as a set's crops are."""
-    image = load_tile_art(style).images[label]
-    alpha = image[..., 3:4].astype(np.float32) / 255
-    face = (image[..., :3] * alpha + 255 * (1 - alpha)).astype(np.uint8)
-    return cv2.resize(face, (36, 48), interpolation=cv2.INTER_AREA)
+    return cv2.resize(art_face(label, style), (36, 48), interpolation=cv2.INTER_AREA)
 
 
 def _write_source(root: Path, source: CropSource, copies: int = 1, drawn: dict[str, int] | None = None) -> None:

@@ -5,19 +5,18 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.art_faces import art_face
 from vision.classify.crops import crop_tile
 from vision.classify.labels import label_name
 from vision.classify.red_numeral import RED_FIVE_MAN, RED_NUMERAL_SHARE, is_red_five_man, red_numeral_share
 from vision.enrollment.enroll import measure
 from vision.enrollment.head import fit_head
-from vision.render.tile_art import ArtStyle, load_tile_art
+from vision.render.tile_art import ArtStyle
 
 
 def _crop(label: int, style: ArtStyle = ArtStyle.REGULAR) -> np.ndarray:
     """The art of ``label`` over white, cut as the classifier's crop (the face upright)."""
-    image = load_tile_art(style).images[label]
-    alpha = image[..., 3:4].astype(np.float32) / 255
-    face = (image[..., :3] * alpha + 255 * (1 - alpha)).astype(np.uint8)
+    face = art_face(label, style)
     height, width = face.shape[:2]
     return crop_tile(face, np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32))
 

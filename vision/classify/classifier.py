@@ -11,7 +11,6 @@ reading whose numeral and 萬 are both red becomes the red 5m (:mod:`vision.clas
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -117,15 +116,16 @@ class OnnxTileClassifier:
             return ()
         base, features = self.outputs(crops, features=self.enrollment is not None)
         probabilities = base if self.enrollment is None or features is None else self.enrollment.blended(base, features)
-        return self.with_red_numerals(crops, self.readings(probabilities))
+        return self.crop_readings(crops, probabilities)
 
-    @staticmethod
-    def with_red_numerals(crops: np.ndarray, readings: Sequence[TileReading]) -> tuple[TileReading, ...]:
-        """``readings`` of ``crops`` with a 5m or 6m whose numeral and 萬 are red read as the red 5m
-        (:mod:`vision.classify.red_numeral`): a real set's red 伍 the network took for 六."""
+    def crop_readings(self, crops: np.ndarray, probabilities: np.ndarray) -> tuple[TileReading, ...]:
+        """The readings of ``crops`` from their N×76 ``probabilities`` (the base model's, or
+        blended with an enrollment's head), as :meth:`classify` gives them: :meth:`readings`, then
+        a 5m or 6m whose numeral and 萬 are red read as the red 5m
+        (:mod:`vision.classify.red_numeral`: a real set's red 伍 the network took for 六)."""
         return tuple(
             replace(read, label=RED_FIVE_MAN) if is_red_five_man(crop, read.label, read.upside_down) else read
-            for crop, read in zip(crops, readings, strict=True)
+            for crop, read in zip(crops, self.readings(probabilities), strict=True)
         )
 
     def outputs(self, crops: np.ndarray, *, features: bool) -> tuple[np.ndarray, np.ndarray | None]:

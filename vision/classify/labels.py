@@ -14,7 +14,7 @@ from table_app.domain.tile import KIND_COUNT, UNKNOWN, Tile, tile_of_kind
 LABEL_COUNT: Final = 38
 BACK_LABEL: Final = 37
 WHITE_DRAGON_LABEL: Final = 31  # 5z (haku): a blank face, or a bare frame in some sets
-_RED_KINDS: Final = (4, 13, 22)  # 5m, 5p, 5s in label order 34, 35, 36
+FIVE_KINDS: Final = (4, 13, 22)  # 5m, 5p, 5s: the kinds of the red labels 34, 35, 36
 
 _SUITS: Final = ("Man", "Pin", "Sou")
 _HONOUR_ART: Final = ("Ton", "Nan", "Shaa", "Pei", "Haku", "Hatsu", "Chun")
@@ -25,7 +25,7 @@ def label_of(tile: Tile) -> int:
     if tile.is_unknown:
         return BACK_LABEL
     if tile.red:
-        return KIND_COUNT + _RED_KINDS.index(tile.kind)
+        return KIND_COUNT + FIVE_KINDS.index(tile.kind)
     return tile.kind
 
 
@@ -35,7 +35,7 @@ def tile_of_label(label: int) -> Tile:
     if label == BACK_LABEL:
         return UNKNOWN
     if label >= KIND_COUNT:
-        return tile_of_kind(_RED_KINDS[label - KIND_COUNT], red=True)
+        return tile_of_kind(FIVE_KINDS[label - KIND_COUNT], red=True)
     return tile_of_kind(label)
 
 

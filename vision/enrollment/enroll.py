@@ -83,9 +83,8 @@ def measure(classifier: OnnxTileClassifier, head: EnrolledHead, crops: np.ndarra
     ``OnnxTileClassifier.classify`` reads (the red 5m's colour rule after the network)."""
     base, features = classifier.outputs(crops, features=True)
     assert features is not None
-    before = np.array([r.label for r in classifier.with_red_numerals(crops, classifier.readings(base))])
-    blended = classifier.readings(head.blended(base, features))
-    after = np.array([r.label for r in classifier.with_red_numerals(crops, blended)])
+    before = np.array([r.label for r in classifier.crop_readings(crops, base)])
+    after = np.array([r.label for r in classifier.crop_readings(crops, head.blended(base, features))])
     return Accuracy(float((before == labels).mean()), float((after == labels).mean()), len(labels))
 
 

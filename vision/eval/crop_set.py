@@ -21,7 +21,7 @@ import numpy as np
 
 from table_app.domain.tile import KIND_COUNT
 from vision.classify.classifier import OnnxTileClassifier, TileReading
-from vision.classify.labels import is_red_label, kind_of_label, label_name
+from vision.classify.labels import FIVE_KINDS, is_red_label, kind_of_label, label_name
 from vision.detect.still_photo import ImageReadError, read_image
 from vision.enrollment.enroll import Enrollment, enroll_tiles
 from vision.enrollment.rows import ROW_LABELS
@@ -29,7 +29,6 @@ from vision.enrollment.sheet import CutTile
 
 #: Pictures a class folder may hold.
 _PICTURE_SUFFIXES: Final = (".png", ".jpg", ".jpeg", ".bmp")
-_FIVES: Final = (4, 13, 22)  # the kinds 5m, 5p, 5s
 
 
 class CropSetError(ValueError):
@@ -132,7 +131,7 @@ class CropScore:
             counts = self.reds_by_suit.setdefault(label_name(truth), [0, 0])
             counts[0] += found
             counts[1] += 1
-        elif truth in _FIVES:
+        elif truth in FIVE_KINDS:
             self.plain_fives += 1
             self.plain_fives_read_red += reading.red
 
@@ -155,8 +154,7 @@ def score_crops(
     for crop in crops:
         picture = read_crop(crop.path)
         height, width = picture.shape[:2]
-        quad = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
-        score.add(crop.label, classify(picture, [quad])[0])
+        score.add(crop.label, classify(picture, [_upright_box(0, 0, width, height)])[0])
     return score
 
 
@@ -198,10 +196,7 @@ def enroll_on_crops(crops: Sequence[LabelledCrop], classifier: OnnxTileClassifie
         left = index % _MOSAIC_COLUMNS * cell_w + _CROP_MARGIN
         height, width = picture.shape[:2]
         mosaic[top : top + height, left : left + width] = picture
-        corners = np.array(
-            [[left, top], [left + width, top], [left + width, top + height], [left, top + height]], float
-        )
-        tiles.append(CutTile(crop.label, corners))
+        tiles.append(CutTile(crop.label, _upright_box(left, top, width, height)))
     return enroll_tiles(mosaic, tiles, classifier, seed=seed)
 
 
@@ -240,8 +235,7 @@ def rows_picture(crops: Sequence[LabelledCrop], seed: int = 0) -> tuple[np.ndarr
             picture[top : top + height, left : left + width] = cv2.resize(
                 pictures[label], (width, height), interpolation=cv2.INTER_CUBIC
             )
-            corners = np.array([[left, top], [left + width, top], [left + width, top + height], [left, top + height]])
-            tiles.append(CutTile(label, corners.astype(float)))
+            tiles.append(CutTile(label, _upright_box(left, top, width, height)))
             left += width + gap
         top += height + spacing
     return picture, tuple(tiles)
@@ -253,3 +247,8 @@ def read_crop(path: Path) -> np.ndarray:
         return read_image(path)
     except ImageReadError as error:
         raise CropSetError(str(error)) from error
+
+
+def _upright_box(left: int, top: int, width: int, height: int) -> np.ndarray:
+    """The corners of a crop laid upright at (``left``, ``top``), in face order."""
+    return np.array([[left, top], [left + width, top], [left + width, top + height], [left, top + height]], np.float64)
