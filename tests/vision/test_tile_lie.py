@@ -2,6 +2,8 @@
 turned a quarter by the shipped classifier, on rendered tables of the held-out ``black``
 style, and the quad geometry it rests on."""
 
+import zlib
+
 import numpy as np
 import pytest
 
@@ -211,7 +213,9 @@ class _ReadsByHash:
         self.crops += len(quads)
         readings = []
         for quad in quads:
-            seed = abs(hash((self.salt, np.asarray(quad, np.float32).tobytes())))
+            # crc32, not hash(): Python salts hash() per process, and the crops saved must not
+            # depend on the process (one run in 25 came out at the bound below).
+            seed = zlib.crc32(np.asarray(quad, np.float32).tobytes(), self.salt)
             upright = np.ptp(quad[:, 1]) > np.ptp(quad[:, 0])
             choices = [0.1, 0.3, 0.5, 0.65] if upright else [0.1, 0.4, 0.6, 0.9, 1.0]
             confidence = float(np.random.default_rng(seed).choice(choices))
