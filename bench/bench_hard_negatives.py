@@ -1,6 +1,7 @@
 """Hard negatives: scenes with no tile in them, where every tile found is a false one.
 
     .venv/bin/python bench/bench_hard_negatives.py [--scenes 40] [--detector ONNX] [--pixel-aspect auto|1]
+        [--backgrounds DIR/leo-miura/labels-held-out.json ...]
 
 Seat-view scenes (``vision.render.seat_view``) drawn without their tiles: felt of several
 colours or wood, point sticks, dice, a hand reaching in, and behind the table shelves of book
@@ -8,6 +9,12 @@ spines with letters on them and boxes. Each goes through ``jantaku vision detect
 with no hint (``read_photo``: the pixel aspect chosen unless ``--pixel-aspect`` gives it, finds
 far off the typical size dropped). Printed: false finds per scene (mean, max), the share of scenes with none, what
 the false finds were read as, and the time a scene.
+
+``--backgrounds LABELS`` (repeatable) adds real hard negatives: each labelled photograph's
+tile-free rectangle (``vision.eval.background_crops``: felt, desks, book shelves, a table's
+centre panel, laps), less those ``models/labels/backgrounds.json`` says show a tile nobody
+labelled. The photograph's pixel aspect is chosen as ``vision detect`` chooses it, on the whole
+photograph; its rectangle is then read at that aspect like a picture of its own.
 """
 
 from __future__ import annotations
@@ -16,13 +23,21 @@ import argparse
 import statistics
 import time
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
+
+import numpy as np
 
 from vision.classify.classifier import OnnxTileClassifier
 from vision.classify.verifier import verifier_option
-from vision.detect.photo_reading import read_photo
+from vision.detect.aspect_judge import aspect_judge_option
+from vision.detect.photo_reading import photo_reader, read_photo
 from vision.detect.pixel_aspect import parse_pixel_aspect
-from vision.detect.still_photo import detect_tiles, make_finder
+from vision.detect.still_photo import Detection, ImageReadError, detect_tiles, make_finder, read_image
+from vision.eval.background_crops import background_crop, load_tiles_seen
+from vision.eval.label_file import LabelFileError, load_ignored, load_labels
+from vision.json_file import read_json_object
+from vision.onnx_models.model_file import ModelFileError
 from vision.render.seat_view import render_seat_view
 
 FIRST_SEED = 2_400_000  # apart from training (5 000 000..), the tests and the other benches
@@ -34,32 +49,80 @@ def main() -> None:
     parser.add_argument("--detector", type=Path, help="tile detector model (default: shipped)")
     parser.add_argument("--verifier", help="tile verifier model (default: shipped; 'none': keep every find)")
     parser.add_argument("--pixel-aspect", default="auto", help="auto (default), 1, 16:9, ... as vision detect's")
+    parser.add_argument("--backgrounds", type=Path, action="append", default=[], help="a held-out label file")
     args = parser.parse_args()
     pixel_aspect = parse_pixel_aspect(args.pixel_aspect)
     classifier = OnnxTileClassifier()
     finder = make_finder("learnt", model=args.detector, verifier=verifier_option(args.verifier))
-    counts, times = [], []
-    read_as: Counter[str] = Counter()
-    sure = 0
-    for seed in range(FIRST_SEED, FIRST_SEED + args.scenes):
-        scene = render_seat_view(seed, tiles=False)
-        started = time.perf_counter()
-        found = read_photo(
-            scene.image, lambda image: detect_tiles(image, classifier, finder=finder), pixel_aspect
-        ).detections
-        times.append((time.perf_counter() - started) * 1000)
-        counts.append(len(found))
-        read_as.update(d.reading.name for d in found)
-        sure += sum(not d.uncertain for d in found)
-    print(f"hard negatives: {args.scenes} seat-view scenes without tiles (seeds from {FIRST_SEED}), 960×720")
-    print(
-        f"false finds per scene: mean {statistics.mean(counts):.2f}, max {max(counts)}; "
-        f"scenes with none {sum(c == 0 for c in counts) / len(counts):.2f}; "
-        f"{sure} of {sum(counts)} read as sure"
-    )
-    print("read as: " + (", ".join(f"{k} ×{v}" for k, v in read_as.most_common(8)) or "nothing"))
-    print(f"time a scene: median {statistics.median(times):.0f} ms")
+
+    def detect(image: np.ndarray) -> Sequence[Detection]:
+        return detect_tiles(image, classifier, finder=finder)
+
+    if args.scenes > 0:
+        tally = _Tally()
+        for seed in range(FIRST_SEED, FIRST_SEED + args.scenes):
+            scene = render_seat_view(seed, tiles=False)
+            started = time.perf_counter()
+            tally.add(read_photo(scene.image, detect, pixel_aspect).detections, started)
+        tally.report(f"hard negatives: {args.scenes} seat-view scenes without tiles (seeds from {FIRST_SEED}), 960×720")
+    whole_photo = photo_reader(classifier, finder, pixel_aspect, aspect_judge_option(None))
+    for path in args.backgrounds:
+        described = read_json_object(path, "labels file", LabelFileError).get("source")
+        source = str(described.get("name", path.parent.name)) if isinstance(described, dict) else path.parent.name
+        tiles_seen = load_tiles_seen(source)
+        labels, ignored = load_labels(path), load_ignored(path)
+        tally = _Tally()
+        for name, truths in labels.items():
+            if name in tiles_seen:
+                continue
+            photograph = read_image(path.parent / name)
+            crop = background_crop(name, photograph.shape[:2], truths, ignored.get(name, ()))
+            if crop is None:
+                continue
+            aspect = whole_photo(photograph).pixel_aspect
+            started = time.perf_counter()
+            tally.add(read_photo(crop.cut(photograph), detect, aspect).detections, started)
+        tally.report(
+            f"real hard negatives: {source}, {tally.scenes} tile-free rectangles of {len(labels)} labelled photographs "
+            f"({len(tiles_seen)} showing an unlabelled tile left out)"
+        )
+
+
+class _Tally:
+    """False finds over tile-free pictures: how many, what they were read as, the time."""
+
+    def __init__(self) -> None:
+        self.counts: list[int] = []
+        self.times: list[float] = []
+        self.read_as: Counter[str] = Counter()
+        self.sure = 0
+
+    @property
+    def scenes(self) -> int:
+        return len(self.counts)
+
+    def add(self, found: Sequence[Detection], started: float) -> None:
+        self.times.append((time.perf_counter() - started) * 1000)
+        self.counts.append(len(found))
+        self.read_as.update(d.reading.name for d in found)
+        self.sure += sum(not d.uncertain for d in found)
+
+    def report(self, title: str) -> None:
+        print(title)
+        if not self.counts:
+            print("no tile-free picture")
+            return
+        print(
+            f"false finds per picture: mean {statistics.mean(self.counts):.2f}, max {max(self.counts)}; "
+            f"pictures with none {sum(c == 0 for c in self.counts) / len(self.counts):.2f}; "
+            f"{self.sure} of {sum(self.counts)} read as sure"
+        )
+        print("read as: " + (", ".join(f"{k} ×{v}" for k, v in self.read_as.most_common(8)) or "nothing"))
+        print(f"time a picture: median {statistics.median(self.times):.0f} ms")
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except (LabelFileError, ModelFileError, ImageReadError) as error:
+        raise SystemExit(f"bench_hard_negatives: {error}") from None

@@ -1,7 +1,8 @@
 """A still photograph read end to end (``jantaku vision detect`` and ``eval``, the real-photo
 bench): its tiles found and read at the photograph's pixel aspect (given, or chosen by
 :mod:`vision.detect.pixel_aspect`), then those far off its typical tile size dropped
-(:mod:`vision.detect.tile_sizes`).
+(:mod:`vision.detect.tile_sizes`), then its unsure finds when most of its finds are unsure
+(:mod:`vision.detect.sure_share`).
 
 The size rule comes after the aspect is chosen: the aspect is chosen by how surely all the
 finds read, and the finds the rule drops are what tells a wrong aspect (glyphs and misread
@@ -24,6 +25,7 @@ from vision.detect.pixel_aspect import (
     pixel_aspects_to_try,
 )
 from vision.detect.still_photo import Detection, TileFinder, detect_tiles
+from vision.detect.sure_share import without_unsure_noise
 from vision.detect.tile_lie import QuadReader
 from vision.detect.tile_sizes import of_one_size
 
@@ -40,7 +42,8 @@ def read_photo(
     """``detect`` (e.g. :func:`~vision.detect.still_photo.detect_tiles` with its models) run at
     ``pixel_aspect`` (None: the squeezes the picture may have, :func:`pixel_aspects_to_try`,
     tried and the surest reading of ``choose_with``, else of ``detect``, chosen, a near tie
-    broken by the aspect ``judge`` when given), and the finds of one size kept."""
+    broken by the aspect ``judge`` when given), and the finds of one size kept (its unsure
+    ones only when enough of them read surely)."""
     if pixel_aspect is None:
         tried = pixel_aspects_to_try(image)
         if len(tried) == 1:
@@ -49,9 +52,13 @@ def read_photo(
             pixel_aspect = detect_any_pixel_aspect(image, choose_with, tried, judge).pixel_aspect
         else:
             chosen = detect_any_pixel_aspect(image, detect, tried, judge)
-            return AspectReading(chosen.pixel_aspect, of_one_size(chosen.detections))
-    found = detect_at_pixel_aspect(image, detect, pixel_aspect)
-    return AspectReading(pixel_aspect, of_one_size(found))
+            return AspectReading(chosen.pixel_aspect, _kept(chosen.detections))
+    return AspectReading(pixel_aspect, _kept(detect_at_pixel_aspect(image, detect, pixel_aspect)))
+
+
+def _kept(found: Sequence[Detection]) -> tuple[Detection, ...]:
+    """A photograph's finds of one size, less its unsure ones when most are unsure."""
+    return without_unsure_noise(of_one_size(found))
 
 
 def photo_reader(
