@@ -2,7 +2,8 @@
 bench): its tiles found and read at the photograph's pixel aspect (given, or chosen by
 :mod:`vision.detect.pixel_aspect`), then those far off its typical tile size dropped
 (:mod:`vision.detect.tile_sizes`), then its unsure finds when most of its finds are unsure
-(:mod:`vision.detect.sure_share`).
+(:mod:`vision.detect.sure_share`), then its finds when all of them are blank faces
+(:mod:`vision.detect.blank_faces`).
 
 The size rule comes after the aspect is chosen: the aspect is chosen by how surely all the
 finds read, and the finds the rule drops are what tells a wrong aspect (glyphs and misread
@@ -17,6 +18,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from vision.detect.blank_faces import without_blanks_alone
 from vision.detect.pixel_aspect import (
     AspectJudge,
     AspectReading,
@@ -43,7 +45,7 @@ def read_photo(
     ``pixel_aspect`` (None: the squeezes the picture may have, :func:`pixel_aspects_to_try`,
     tried and the surest reading of ``choose_with``, else of ``detect``, chosen, a near tie
     broken by the aspect ``judge`` when given), and the finds of one size kept (its unsure
-    ones only when enough of them read surely)."""
+    ones only when enough of them read surely; none when all are blank faces)."""
     if pixel_aspect is None:
         tried = pixel_aspects_to_try(image)
         if len(tried) == 1:
@@ -57,8 +59,9 @@ def read_photo(
 
 
 def _kept(found: Sequence[Detection]) -> tuple[Detection, ...]:
-    """A photograph's finds of one size, less its unsure ones when most are unsure."""
-    return without_unsure_noise(of_one_size(found))
+    """A photograph's finds of one size, less its unsure ones when most are unsure, and none
+    when all that is left are blank faces."""
+    return without_blanks_alone(without_unsure_noise(of_one_size(found)))
 
 
 def photo_reader(
