@@ -5,7 +5,9 @@
 
 Seat-view scenes (``vision.render.seat_view``) drawn without their tiles: felt of several
 colours or wood, point sticks, dice, a hand reaching in, and behind the table shelves of book
-spines with letters on them and boxes. Each goes through ``jantaku vision detect``'s pipeline
+spines with letters on them and boxes; then the same scenes with a keyboard, an automatic
+table's score display or a tray of point sticks lying on the felt as well
+(``vision.render.table_things``). Each goes through ``jantaku vision detect``'s pipeline
 with no hint (``read_photo``: the pixel aspect chosen unless ``--pixel-aspect`` gives it, finds
 far off the typical size dropped). Printed: false finds per scene (mean, max), the share of scenes with none, what
 the false finds were read as, and the time a scene.
@@ -58,13 +60,16 @@ def main() -> None:
     def detect(image: np.ndarray) -> Sequence[Detection]:
         return detect_tiles(image, classifier, finder=finder)
 
-    if args.scenes > 0:
+    for things in (False, True) if args.scenes > 0 else ():
         tally = _Tally()
         for seed in range(FIRST_SEED, FIRST_SEED + args.scenes):
-            scene = render_seat_view(seed, tiles=False)
+            scene = render_seat_view(seed, tiles=False, table_things=things)
             started = time.perf_counter()
             tally.add(read_photo(scene.image, detect, pixel_aspect).detections, started)
-        tally.report(f"hard negatives: {args.scenes} seat-view scenes without tiles (seeds from {FIRST_SEED}), 960×720")
+        what = " and a keyboard, a score display or a stick tray" if things else ""
+        tally.report(
+            f"hard negatives: {args.scenes} seat-view scenes without tiles{what} (seeds from {FIRST_SEED}), 960×720"
+        )
     whole_photo = photo_reader(classifier, finder, pixel_aspect, aspect_judge_option(None))
     for path in args.backgrounds:
         described = read_json_object(path, "labels file", LabelFileError).get("source")

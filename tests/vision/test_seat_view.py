@@ -15,7 +15,7 @@ from vision.render.renderer import TileTruth
 from vision.render.seat_view import _unhidden, look_at_camera, render_seat_view
 from vision.training.photo_frames import build_photo_frames
 from vision.training.real_photos import images_in_split
-from vision.training.seat_view_set import write_set
+from vision.training.seat_view_set import SceneKind, write_set
 
 SEEDS = range(11, 17)
 
@@ -119,7 +119,7 @@ def test_a_scene_without_tiles_is_the_same_room_with_no_truths():
 
 
 def test_negatives_give_frames_with_empty_heat_maps(tmp_path):
-    counts = write_set(tmp_path, 2, first_seed=60, negatives=True)
+    counts = write_set(tmp_path, 2, first_seed=60, kind=SceneKind(negatives=True))
     assert counts == {"images": 2, "boxes": 0}
     document = json.loads((tmp_path / "labels.json").read_text())
     assert document["negatives"] == sorted(document["images"])
@@ -174,6 +174,6 @@ def test_a_nearer_tiles_outline_hides_the_face_behind_it():
 
 
 def test_the_scattered_label_set_says_so(tmp_path):
-    write_set(tmp_path, 2, first_seed=40, scattered=True)
+    write_set(tmp_path, 2, first_seed=40, kind=SceneKind(scattered=True))
     document = json.loads((tmp_path / "labels.json").read_text())
     assert document["source"].endswith("scattered")

@@ -28,11 +28,13 @@ from vision.render.effects import camera_effects
 from vision.render.face_style import Art, tile_art_of
 from vision.render.placement import TILE_HEIGHT_MM, TILE_THICKNESS_MM, TILE_WIDTH_MM, PlacedTile
 from vision.render.renderer import TileTruth, wholly_inside
+from vision.render.table_things import draw_table_things
 from vision.render.tile_art import BACK_HUES, ArtStyle, TileArt
 
 _FACE_LABELS: Final = 37  # labels 0..36 are faces (34 kinds and three red fives); 37 is the back
 _BODY_SHARE: Final = 0.55  # the ivory part of a tile's thickness; the rest is the back's colour
 _HIDDEN: Final = 0.2  # a face hidden this much (by a hand, a nearer tile) is no truth
+_THINGS_STREAM: Final = 0x7AB1E  # the table things' own random stream, beside the scene's seed
 
 
 @dataclass(frozen=True, eq=False)
@@ -72,13 +74,17 @@ def render_seat_view(
     tiles: bool = True,
     strokes: float = 0.0,
     scattered: bool = False,
+    table_things: bool = False,
 ) -> SeatScene:
     """One scene, deterministic from ``seed``, its faces drawn from ``style`` with their strokes
     ``strokes`` art pixels thicker (negative: thinner). ``tiles=False`` draws the same scene
     without a tile in it (the felt, sticks, dice, hand and room alone): a hard negative, where
     a detector should find nothing. ``scattered``: the standing tiles stand apart, each at its
     own place on the felt, nearer and farther (tiles set out one by one, as photographs of a few
-    tiles show them), not in a row; a face that a nearer tile hides is no truth."""
+    tiles show them), not in a row; a face that a nearer tile hides is no truth.
+    ``table_things``: also a keyboard, a score display or a stick tray lying on the felt
+    (:mod:`vision.render.table_things`), drawn from a generator of their own so that the rest
+    of the seed's scene is the same; a face they hide is no truth."""
     rng = np.random.default_rng(seed)
     art = tile_art_of(style, strokes)
     back_hue = int(rng.choice(BACK_HUES))
@@ -127,6 +133,13 @@ def render_seat_view(
     else:
         truths.extend(truth for truth, _, _ in drawn if truth is not None)
     _draw_sticks_and_dice(image, camera, rng, row_left, row_width, near=near)
+    if table_things:
+        things_rng = np.random.default_rng([seed, _THINGS_STREAM])
+        # In front of the row (behind it they would be drawn over its tiles); where the row
+        # would stand too when there are no tiles.
+        area = (row_left - 60.0, near - 20.0, row_left + row_width + 60.0, -40.0 if tiles else 80.0)
+        covered = draw_table_things(image, camera, things_rng, area, int(things_rng.integers(1, 4)))
+        truths = [t for t in truths if _covered(covered, t.corners) < _HIDDEN]
     for tile in sorted(loose, key=lambda t: -float(np.hypot(t.x - eye[0], t.y - eye[1]))):
         corners = draw_tile(image, tile, camera, art, back_hue)
         if tile.label != BACK_LABEL and wholly_inside(corners, size):

@@ -7,7 +7,9 @@ Every scene is its own group in the train split; faces are written as boxes (wha
 source gives), with their tile. ``--negatives`` draws the same scenes without their tiles
 (felt, wood, sticks, dice, a hand, shelves of lettered spines) and lists them as
 ``negatives``: the detector learns to find nothing there, at every scale. ``--scattered`` stands
-the tiles apart, nearer and farther, not in a row (``render_seat_view(scattered=True)``). The
+the tiles apart, nearer and farther, not in a row (``render_seat_view(scattered=True)``).
+``--table-things`` lays a keyboard, a score display or a stick tray on the felt too
+(:mod:`vision.render.table_things`). The
 art follows the detector's mix
 (:func:`vision.training.detector_data.detector_training_art`): the ``black`` style, kept for
 evaluation, is never drawn. ``--stroke-share X`` draws that share of the scenes with thicker or
@@ -20,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -35,35 +38,45 @@ log = logging.getLogger(__name__)
 FIRST_SEED = 5_000_000  # apart from every other recipe's seeds
 
 
+@dataclass(frozen=True)
+class SceneKind:
+    """What a set's scenes hold besides the felt and the room (``render_seat_view``'s switches)."""
+
+    negatives: bool = False  # no tiles
+    scattered: bool = False  # tiles standing apart
+    table_things: bool = False  # a keyboard, a score display or a stick tray on the felt
+
+
 def write_set(
     out: Path,
     scenes: int,
     first_seed: int = FIRST_SEED,
     *,
-    negatives: bool = False,
-    scattered: bool = False,
+    kind: SceneKind = SceneKind(),
     jobs: int = 1,
     mix: FaceMix = NO_FACE_STYLES,
 ) -> dict[str, int]:
     """Render ``scenes`` scenes into ``out/images`` (by ``jobs`` processes; the same scenes
-    whatever the count) and write ``out/labels.json``; the counts. With ``negatives`` the
+    whatever the count) and write ``out/labels.json``; the counts. With ``kind.negatives`` the
     scenes are drawn without their tiles and listed as ``negatives``; ``mix`` adds face styles
-    (thicker and thinner strokes, enrolled faces) to the art; ``scattered`` stands the tiles apart."""
+    (thicker and thinner strokes, enrolled faces) to the art; ``kind.scattered`` stands the tiles
+    apart; ``kind.table_things`` lays things that are no tiles on the felt."""
     (out / "images").mkdir(parents=True, exist_ok=True)
-    work = [(out, first_seed + index, negatives, scattered, mix) for index in range(scenes)]
+    work = [(out, first_seed + index, kind, mix) for index in range(scenes)]
     written = starmap_jobs(_write_scene, work, jobs, chunksize=4, progress="seat views", every=100)
     images = dict(written)
     document = {
         "format": "jantaku-labels",
         "version": 1,
         "source": f"vision.render.seat_view seeds {first_seed}-{first_seed + scenes - 1}"
-        + (", scattered" if scattered else ""),
+        + (", scattered" if kind.scattered else "")
+        + (", table things" if kind.table_things else ""),
         "face_styles": mix.record(),
         "images": images,
         "ignore": {},
         "groups": {name: name for name in images},
         "augmented": [],
-        "negatives": sorted(images) if negatives else [],
+        "negatives": sorted(images) if kind.negatives else [],
         # Every tile stands in the hand's row or lies loose in none: the detector learns that
         # none of them lies sideways (vision.training.photo_frames).
         "upright": True,
@@ -73,11 +86,16 @@ def write_set(
     return {"images": len(images), "boxes": sum(len(t) for t in images.values())}
 
 
-def _write_scene(
-    out: Path, seed: int, negatives: bool, scattered: bool, mix: FaceMix
-) -> tuple[str, list[dict[str, object]]]:
+def _write_scene(out: Path, seed: int, kind: SceneKind, mix: FaceMix) -> tuple[str, list[dict[str, object]]]:
     art = mix.art(seed, detector_training_art(seed))
-    scene = render_seat_view(seed, style=art, tiles=not negatives, strokes=mix.strokes(seed), scattered=scattered)
+    scene = render_seat_view(
+        seed,
+        style=art,
+        tiles=not kind.negatives,
+        strokes=mix.strokes(seed),
+        scattered=kind.scattered,
+        table_things=kind.table_things,
+    )
     name = f"images/seat-view-{seed}.jpg"
     if not cv2.imwrite(str(out / name), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92]):
         raise OSError(f"{out / name}: could not be written")
@@ -100,6 +118,9 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=FIRST_SEED)
     parser.add_argument("--negatives", action="store_true", help="the scenes without their tiles: hard negatives")
     parser.add_argument("--scattered", action="store_true", help="tiles standing apart, not in a row")
+    parser.add_argument(
+        "--table-things", action="store_true", help="a keyboard, a score display or a stick tray on the felt"
+    )
     parser.add_argument("--jobs", type=int, default=1, help="processes drawing scenes")
     parser.add_argument(
         "--stroke-share", type=float, default=0.0, metavar="X", help="share of scenes with thicker or thinner strokes"
@@ -113,8 +134,7 @@ def main() -> None:
         args.out,
         args.scenes,
         args.first_seed,
-        negatives=args.negatives,
-        scattered=args.scattered,
+        kind=SceneKind(args.negatives, args.scattered, args.table_things),
         jobs=args.jobs,
         mix=mix,
     )
