@@ -84,6 +84,8 @@ def run_detect(args: argparse.Namespace) -> int:
         return 0
     squeezed = "" if reading.pixel_aspect == 1.0 else f" (pixel aspect {pixel_aspect_name(reading.pixel_aspect)})"
     print(f"{args.image}: {len(detections)} tiles{squeezed}")
+    if reading.set_aside:
+        print("  set aside: " + "; ".join(f"{count} {why}" for why, count in reading.set_aside))
     for d in detections:
         x0, y0, x1, y1 = d.box
         name = ("red " if d.reading.red else "") + d.reading.name

@@ -32,6 +32,8 @@ def test_a_white_dragon_among_other_faces_stays():
 
 def test_read_photo_drops_a_photographs_lone_blanks():
     frame = np.zeros((72, 128, 3), np.uint8)
-    assert read_photo(frame, lambda picture: [_find(0, WHITE_DRAGON_LABEL)]).detections == ()
+    reading = read_photo(frame, lambda picture: [_find(0, WHITE_DRAGON_LABEL)])
+    assert reading.detections == ()
+    assert [why for why, _ in reading.set_aside] == ["blank faces alone (a white box or paper reads as a white dragon)"]
     mixed = [_find(0, WHITE_DRAGON_LABEL), _find(50, 30)]
     assert read_photo(frame, lambda picture: mixed).detections == tuple(mixed)

@@ -47,6 +47,10 @@ def test_the_share_is_a_bound_kept_at_it():
 def test_read_photo_drops_a_mostly_unsure_photographs_unsure_finds():
     frame = np.zeros((72, 128, 3), np.uint8)  # a camera's shape: read once, at square pixels
     noise = _finds(sure=0, unsure=5)
-    assert read_photo(frame, lambda picture: noise).detections == ()
+    reading = read_photo(frame, lambda picture: noise)
+    assert reading.detections == ()
+    assert reading.set_aside == (("read unsurely where most finds are", 5),)
     tiles = _finds(sure=5, unsure=1)
-    assert read_photo(frame, lambda picture: tiles).detections == tuple(tiles)
+    reading = read_photo(frame, lambda picture: tiles)
+    assert reading.detections == tuple(tiles)
+    assert reading.set_aside == ()

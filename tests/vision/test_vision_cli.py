@@ -5,6 +5,7 @@ import pytest
 
 from table_app.cli import main
 from vision.render.renderer import RenderOptions, render_table
+from vision.render.seat_view import render_seat_view
 
 
 @pytest.fixture(scope="module")
@@ -139,3 +140,21 @@ def test_without_the_aspect_judge_a_squeezed_photo_is_still_read_at_its_shape(ph
     cv2.imwrite(str(squeezed), cv2.resize(table.image, (540, 540), interpolation=cv2.INTER_AREA))
     assert main(["vision", "detect", str(squeezed), "--aspect-judge", "none"]) == 0
     assert "(pixel aspect 16:9)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("seed", "why"),
+    [(2_400_032, "blank faces alone (a white box or paper"), (2_400_005, "read unsurely where most finds are")],
+)
+def test_a_tile_free_picture_reads_no_tile_and_says_what_was_set_aside(tmp_path, capsys, seed, why):
+    # Rendered seat views with no tile in them: a die and a sheet of paper read as white
+    # dragons (2 400 032); letters on book spines read unsurely (2 400 005).
+    path = tmp_path / "no-tiles.png"
+    cv2.imwrite(str(path), render_seat_view(seed, tiles=False).image)
+    assert main(["vision", "detect", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"{path}: 0 tiles" in out
+    assert "set aside: " in out
+    assert why in out
+    assert main(["vision", "detect", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == []

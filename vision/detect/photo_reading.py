@@ -15,6 +15,7 @@ it, and a near tie between two squeezes would flip on a few rescued faces."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Final
 
 import numpy as np
 
@@ -54,14 +55,28 @@ def read_photo(
             pixel_aspect = detect_any_pixel_aspect(image, choose_with, tried, judge).pixel_aspect
         else:
             chosen = detect_any_pixel_aspect(image, detect, tried, judge)
-            return AspectReading(chosen.pixel_aspect, _kept(chosen.detections))
-    return AspectReading(pixel_aspect, _kept(detect_at_pixel_aspect(image, detect, pixel_aspect)))
+            return _kept(chosen.pixel_aspect, chosen.detections)
+    return _kept(pixel_aspect, detect_at_pixel_aspect(image, detect, pixel_aspect))
 
 
-def _kept(found: Sequence[Detection]) -> tuple[Detection, ...]:
+#: A photograph's rules in order, each with why it sets finds aside (as ``vision detect`` says it).
+PHOTOGRAPH_RULES: Final[tuple[tuple[str, Callable[[Sequence[Detection]], tuple[Detection, ...]]], ...]] = (
+    ("far off the photograph's tile size", of_one_size),
+    ("read unsurely where most finds are", without_unsure_noise),
+    ("blank faces alone (a white box or paper reads as a white dragon)", without_blanks_alone),
+)
+
+
+def _kept(pixel_aspect: float, found: Sequence[Detection]) -> AspectReading:
     """A photograph's finds of one size, less its unsure ones when most are unsure, and none
-    when all that is left are blank faces."""
-    return without_blanks_alone(without_unsure_noise(of_one_size(found)))
+    when all that is left are blank faces; with how many each rule set aside."""
+    kept = tuple(found)
+    set_aside = []
+    for why, rule in PHOTOGRAPH_RULES:
+        before, kept = len(kept), rule(kept)
+        if len(kept) < before:
+            set_aside.append((why, before - len(kept)))
+    return AspectReading(pixel_aspect, kept, tuple(set_aside))
 
 
 def photo_reader(

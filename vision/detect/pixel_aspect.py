@@ -67,10 +67,12 @@ class AspectJudge(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class AspectReading:
-    """The detections (corners in the given picture's pixels) at the pixel aspect chosen."""
+    """The detections (corners in the given picture's pixels) at the pixel aspect chosen, and
+    how many finds a photograph's rules set aside, by reason (:mod:`vision.detect.photo_reading`)."""
 
     pixel_aspect: float
     detections: tuple[Detection, ...]
+    set_aside: tuple[tuple[str, int], ...] = ()
 
 
 def parse_pixel_aspect(text: str) -> float | None:
