@@ -3,7 +3,7 @@ winning tiles and ura indicators) through near-overhead cameras, calibrated from
 corners, read with the shipped ONNX classifier.
 
     .venv/bin/python bench/bench_table_reader.py [--tables 30] [--style regular|black] [--clean]
-        [--model ONNX] [--detector ONNX] [--profile] [--differences] [--opencv-threads N]
+        [--model ONNX] [--detector ONNX] [--profile] [--differences] [--opencv-threads N] [--riichi-sticks]
 
 Prints frame → ``TableReading`` time (median, p95; wall clock, and the process's CPU time,
 which other work on a shared machine disturbs less), per-tile classification accuracy and
@@ -15,8 +15,10 @@ effects (no blur, glare, noise or JPEG). Seeds 3 000 000+ are apart from trainin
 ``--profile`` reads under cProfile (slower) and prints where a frame's time goes: each stage's
 share, the network runs and the crops cut a frame. ``--differences`` prints, table by table,
 its seed and where its reading differs from what was drawn (to compare runs table by table).
-``--opencv-threads N`` sets OpenCV's thread count for the run (``cv2.setNumThreads``; by default
-OpenCV's own, one a core): the networks run on one onnxruntime thread either way.
+``--riichi-sticks`` lays a 1 000-point stick before each riichi seat's pond, where a player
+puts it (``vision.render.riichi_sticks``); the tables are otherwise the same.
+``--opencv-threads N`` sets OpenCV's thread count for the run (``cv2.setNumThreads``; by
+default OpenCV's own, one a core): the networks run on one onnxruntime thread either way.
 """
 
 from __future__ import annotations
@@ -54,6 +56,9 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="print where a frame's time goes (reads under cProfile)")
     parser.add_argument("--differences", action="store_true", help="print each table's seed and what it reads wrong")
     parser.add_argument("--opencv-threads", type=int, help="OpenCV's thread count (default: OpenCV's own)")
+    parser.add_argument(
+        "--riichi-sticks", action="store_true", help="a 1 000-point stick before each riichi seat's pond"
+    )
     args = parser.parse_args()
     if args.opencv_threads is not None:
         cv2.setNumThreads(args.opencv_threads)
@@ -68,7 +73,9 @@ def main() -> None:
         rng = np.random.default_rng(seed)
         camera = random_overhead_camera(rng)
         layout = random_layout(rng, extras=True)
-        options = RenderOptions(style=ArtStyle(args.style), effects=not args.clean, camera=camera)
+        options = RenderOptions(
+            style=ArtStyle(args.style), effects=not args.clean, camera=camera, riichi_sticks=args.riichi_sticks
+        )
         rendered = render_table(seed, options, layout)
         reader = TableReader(picked_calibration(camera), classifier, detector=args.detector)
         if profile is not None:
@@ -93,7 +100,7 @@ def main() -> None:
     count = args.tables
     print(
         f"table reader: {count} tables, style {args.style}, {'clean' if args.clean else 'camera effects'}, "
-        f"OpenCV threads {cv2.getNumThreads()}"
+        f"{'riichi sticks, ' if args.riichi_sticks else ''}OpenCV threads {cv2.getNumThreads()}"
     )
     print(
         f"frame → reading: median {statistics.median(times) * 1000:.0f} ms, "

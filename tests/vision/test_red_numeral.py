@@ -83,3 +83,17 @@ def test_enrollment_measures_its_readings_as_the_classifier_gives_them(shipped_c
     head = fit_head(features, np.full(4, RED_FIVE_MAN), blend=0.5)
     accuracy = measure(shipped_classifier, head, crops, np.full(4, RED_FIVE_MAN))
     assert (accuracy.before, accuracy.after) == (1.0, 1.0)
+
+
+def test_a_plain_5m_cut_a_little_low_stays_plain():
+    # The live table reader cut a hand's plain 5m about a seventh of a face low under glare: its
+    # top half then held the top of the red 萬 and read red; its top 40% does not.
+    face = art_face(4, ArtStyle.REGULAR)
+    height, width = face.shape[:2]
+    low = 0.15 * height
+    crop = crop_tile(face, np.array([[0, low], [width, low], [width, height + low], [0, height + low]], np.float32))
+    assert red_numeral_share(crop, part=0.5) >= RED_NUMERAL_SHARE  # the half would have called it red
+    assert red_numeral_share(crop) < RED_NUMERAL_SHARE
+    assert not is_red_five_man(crop, 4, upside_down=False)
+    red = _crop(RED_FIVE_MAN)
+    assert is_red_five_man(crop_tile(red, np.array([[0, 6], [32, 6], [32, 48], [0, 48]], np.float32)), 4, False)

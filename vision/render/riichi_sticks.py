@@ -1,0 +1,82 @@
+"""The 1 000-point stick a player puts down with a riichi, drawn where it lies at a real table.
+
+A player who declares riichi lays a 1 000-point stick on the table in front of their pond, on
+the centre's side, between the pond's first row and the dice panel. It is white like a tile's
+face and lies right beside the pond, so a table reader must not take it for a tile (or a
+piece of one). ``RenderOptions(riichi_sticks=True)`` draws one for every seat whose pond holds a
+riichi tile (``vision.render.renderer``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+import cv2
+import numpy as np
+
+from vision.render.camera import Camera
+from vision.render.drawing import fill_polygon
+from vision.render.layout import TableLayout
+from vision.render.placement import SEAT_TURN_DEG
+
+STICK_LENGTH_MM: Final = 85.0
+STICK_WIDTH_MM: Final = 8.0
+STICK_THICKNESS_MM: Final = 3.0
+#: The stick's centre line lies this far from the table's centre (the pond starts at 70 mm).
+STICK_FROM_CENTRE_MM: Final = 60.0
+_WHITE: Final = np.array([236.0, 240.0, 242.0])
+_SIDE: Final = np.array([200.0, 206.0, 210.0])
+_RED_DOT: Final = (40.0, 40.0, 200.0)
+
+
+@dataclass(frozen=True, slots=True)
+class StickPlace:
+    """A stick's centre (table mm) and the clockwise turn (degrees) of its long axis from +x."""
+
+    x: float
+    y: float
+    angle: float
+
+
+def riichi_stick_places(layout: TableLayout, rng: np.random.Generator) -> tuple[StickPlace, ...]:
+    """Where each riichi stick of ``layout`` lies: one per seat whose pond holds a riichi tile,
+    along the pond's rows on the centre's side, set down by hand (a little off and askew)."""
+    places = []
+    for seat, seat_layout in enumerate(layout.seats):
+        if seat_layout.pond.riichi_at is None:
+            continue
+        # The seat's own frame: x to its right, y towards the centre (the centre at y = 0).
+        x = float(rng.normal(0.0, 8.0))
+        y = -STICK_FROM_CENTRE_MM + float(rng.normal(0.0, 1.5))
+        turn = np.deg2rad(SEAT_TURN_DEG[seat])
+        cos, sin = np.cos(turn), np.sin(turn)
+        places.append(
+            StickPlace(
+                float(x * cos + y * sin), float(-x * sin + y * cos), (SEAT_TURN_DEG[seat] + rng.normal(0.0, 3.0)) % 360
+            )
+        )
+    return tuple(places)
+
+
+def stick_outline_mm(place: StickPlace) -> np.ndarray:
+    """The stick's top as four table points (mm)."""
+    radians = np.deg2rad(place.angle)
+    along = np.array([np.cos(radians), -np.sin(radians)])  # clockwise from +x in a y-up frame
+    across = np.array([-along[1], along[0]])
+    centre = np.array([place.x, place.y])
+    half_l, half_w = STICK_LENGTH_MM / 2, STICK_WIDTH_MM / 2
+    signs = ((-1, -1), (1, -1), (1, 1), (-1, 1))
+    return np.array([centre + sl * half_l * along + sw * half_w * across for sl, sw in signs])
+
+
+def draw_riichi_stick(image: np.ndarray, camera: Camera, place: StickPlace) -> None:
+    """One stick as a flat white bar with its side, and the 1 000-point stick's red dot."""
+    outline = stick_outline_mm(place)
+    top = camera.project(np.hstack([outline, np.full((4, 1), STICK_THICKNESS_MM)]))
+    base = camera.project(np.hstack([outline, np.zeros((4, 1))]))
+    fill_polygon(image, np.vstack([top, base]), _SIDE)
+    fill_polygon(image, top, _WHITE)
+    dot = camera.project(np.array([[place.x, place.y, STICK_THICKNESS_MM]]))[0]
+    radius = max(1, round(float(np.linalg.norm(top[1] - top[2])) * 0.3))
+    cv2.circle(image, (round(float(dot[0])), round(float(dot[1]))), radius, _RED_DOT, -1, cv2.LINE_AA)
