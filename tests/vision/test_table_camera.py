@@ -13,7 +13,7 @@ from vision.calibration.calibrate import calibrate
 from vision.calibration.calibration import CornersFrom
 from vision.classify.labels import BACK_LABEL
 from vision.render.game_scene import game_scenes
-from vision.render.table_camera import TableCamera
+from vision.render.table_camera import TableCamera, TableCameraOptions
 from vision.sources.game_source import RenderedGameSource
 
 
@@ -160,3 +160,20 @@ def test_pacing_spaces_the_frames(camera, scenes):
         assert frame is not None
         stamps.append(frame.timestamp)
     assert np.allclose(np.diff(stamps), 0.2)
+
+
+def _stick_pixels(scene) -> np.ndarray:
+    """Where the demo camera's table differs with riichi sticks from without them."""
+    with_sticks = TableCamera().table_image(scene.layout, scene.hand)
+    without = TableCamera(TableCameraOptions(riichi_sticks=False)).table_image(scene.layout, scene.hand)
+    return np.abs(with_sticks.astype(int) - without).sum(axis=2) > 0
+
+
+def test_a_riichi_puts_its_stick_on_the_table_where_it_stays_while_the_hand_lasts():
+    scenes = game_scenes(read_log(DEMO_LOG)[0].events)
+    first = next(i for i, s in enumerate(scenes) if any(seat.pond.riichi_at is not None for seat in s.layout.seats))
+    assert not _stick_pixels(scenes[first - 1]).any()  # before the riichi: no stick
+    stick = _stick_pixels(scenes[first])
+    assert 500 < stick.sum() < 5000  # one stick, ~85 × 8 mm at 1.35 px/mm
+    later = next(i for i in range(first + 1, len(scenes)) if scenes[i].hand == scenes[first].hand)
+    assert np.array_equal(_stick_pixels(scenes[later]), stick)

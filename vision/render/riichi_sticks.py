@@ -4,7 +4,8 @@ A player who declares riichi lays a 1 000-point stick on the table in front of t
 the centre's side, between the pond's first row and the dice panel. It is white like a tile's
 face and lies right beside the pond, so a table reader must not take it for a tile (or a
 piece of one). ``RenderOptions(riichi_sticks=True)`` draws one for every seat whose pond holds a
-riichi tile (``vision.render.renderer``).
+riichi tile (``vision.render.renderer``), as does the demo world's fixed camera
+(``vision.render.table_camera``) from the riichi on, while the hand lasts.
 """
 
 from __future__ import annotations
@@ -44,17 +45,17 @@ def riichi_stick_places(layout: TableLayout, rng: np.random.Generator) -> tuple[
     along the pond's rows on the centre's side, set down by hand (a little off and askew)."""
     places = []
     for seat, seat_layout in enumerate(layout.seats):
+        # Drawn for every seat, riichi or not: a seat's stick lies where it lies whoever else
+        # declares (a fixed camera's frames, one riichi after another).
+        along, off, askew = rng.normal(0.0, 8.0), rng.normal(0.0, 1.5), rng.normal(0.0, 3.0)
         if seat_layout.pond.riichi_at is None:
             continue
         # The seat's own frame: x to its right, y towards the centre (the centre at y = 0).
-        x = float(rng.normal(0.0, 8.0))
-        y = -STICK_FROM_CENTRE_MM + float(rng.normal(0.0, 1.5))
+        x, y = float(along), -STICK_FROM_CENTRE_MM + float(off)
         turn = np.deg2rad(SEAT_TURN_DEG[seat])
         cos, sin = np.cos(turn), np.sin(turn)
         places.append(
-            StickPlace(
-                float(x * cos + y * sin), float(-x * sin + y * cos), (SEAT_TURN_DEG[seat] + rng.normal(0.0, 3.0)) % 360
-            )
+            StickPlace(float(x * cos + y * sin), float(-x * sin + y * cos), (SEAT_TURN_DEG[seat] + askew) % 360)
         )
     return tuple(places)
 
