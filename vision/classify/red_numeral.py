@@ -32,8 +32,9 @@ RED_FIVE_MAN: Final = KIND_COUNT  # the label of the red 5m (vision.classify.lab
 #: a face, a tile askew) often show red 萬 strokes at both ends. Limited to these two, it made
 #: two of their detections red 5m: a five printed all in red, and a blue-numeral five cut low.
 _READ_FOR_RED_FIVE: Final = (4, 5)
-#: The least share of the numeral half's ink that must be red: between every plain man tile
-#: seen (rendered up to 0.28, real at most 0.12) and every red 5m on real tiles (0.41 and up).
+#: The least share of the numeral part's ink that must be red: between every plain man tile
+#: seen (measured on the top half: rendered up to 0.28, real at most 0.12) and every red 5m on
+#: real tiles (0.40 and up).
 RED_NUMERAL_SHARE: Final = 0.35
 #: The numeral part is the crop's top 40%, not its half: a plain 5m cut a little low (the live
 #: table reader's cut of a hand tile under glare) shows the top of its red 萬 in the top half,
