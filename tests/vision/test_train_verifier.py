@@ -6,6 +6,8 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from vision.classify.crops import CROP_SIZE  # noqa: E402
+from vision.classify.verifier import DEFAULT_VERIFIER, OnnxTileVerifier  # noqa: E402
+from vision.training.onnx_weights import load_folded_weights  # noqa: E402
 from vision.training.train_verifier import Recipe, VerifierNet, fit, predict, rates, threshold_keeping  # noqa: E402
 from vision.training.verifier_data import VerifierCrops  # noqa: E402
 
@@ -45,3 +47,24 @@ def test_training_needs_both_kinds():
     crops = VerifierCrops(np.zeros((4, CROP_SIZE[1], CROP_SIZE[0], 3), np.uint8), np.ones(4, bool), np.zeros(4, bool))
     with pytest.raises(ValueError, match="both kinds"):
         fit(VerifierNet(), crops, Recipe(steps=1))
+
+
+def test_fine_tuning_starts_from_a_shipped_verifiers_weights_and_keeps_its_batch_norms():
+    rng = np.random.default_rng(1)
+    crops = _crops(rng, 16)
+    model = VerifierNet()
+    load_folded_weights(model, DEFAULT_VERIFIER)
+    model.eval()
+    shipped = OnnxTileVerifier().model.run(crops.images)
+    assert predict(model, crops.images) == pytest.approx(1 / (1 + np.exp(-shipped)), abs=1e-4)
+    norms = [m for m in model.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    before = [m.running_var.clone() for m in norms]
+    fit(model, crops, Recipe(steps=3, batch=8, learning_rate=1e-4, init=str(DEFAULT_VERIFIER)))
+    assert all(torch.equal(m.running_var, b) for m, b in zip(norms, before, strict=True))
+    fresh = VerifierNet()
+    fit(fresh, crops, Recipe(steps=3, batch=8))
+    assert not all(
+        torch.equal(m.running_var, torch.ones_like(m.running_var))
+        for m in fresh.modules()
+        if isinstance(m, torch.nn.BatchNorm2d)
+    )

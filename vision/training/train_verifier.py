@@ -32,6 +32,7 @@ from vision.onnx_models.cpu_session import nchw_input
 from vision.training.batches import reexposed
 from vision.training.export import code_version, export_crop_model, write_model_metadata
 from vision.training.model import conv_block
+from vision.training.onnx_weights import freeze_batch_norm, load_folded_weights
 from vision.training.real_photos import checked_label_sets
 from vision.training.verifier_data import RENDERED_PX_PER_MM, VerifierCrops, mine_label_set, mine_rendered
 
@@ -58,6 +59,7 @@ class Recipe:
     parts: int = 1  # pieces of each labelled face, as negatives
     rendered_tables: int = 150
     threads: int = 1
+    init: str = ""  # a verifier's ONNX to start from (fine-tuning), its batch norms kept
 
 
 class VerifierNet(nn.Module):
@@ -88,12 +90,21 @@ def main() -> None:
     parser.add_argument("--photos", type=Path, action="append", default=[], metavar="LABELS", help="a label set")
     parser.add_argument("--detector", type=Path, default=DEFAULT_DETECTOR, help="the detector whose finds are used")
     parser.add_argument("--steps", type=int, default=defaults.steps)
+    parser.add_argument("--learning-rate", type=float, default=defaults.learning_rate, help="the one-cycle peak")
+    parser.add_argument("--init", default="", metavar="ONNX", help="start from this verifier's weights (fine-tune)")
     parser.add_argument("--seed", type=int, default=defaults.seed)
     parser.add_argument("--rendered-tables", type=int, default=defaults.rendered_tables)
     parser.add_argument("--jobs", type=int, default=1, help="processes drawing and mining the rendered tables")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    recipe = replace(defaults, steps=args.steps, seed=args.seed, rendered_tables=args.rendered_tables)
+    recipe = replace(
+        defaults,
+        steps=args.steps,
+        seed=args.seed,
+        rendered_tables=args.rendered_tables,
+        learning_rate=args.learning_rate,
+        init=args.init,
+    )
     run(recipe, args.out, checked_label_sets(args.photos), args.detector, args.cache, jobs=args.jobs)
 
 
@@ -143,6 +154,8 @@ def run(
     check = VerifierCrops(crops.images[crops.validation], crops.tiles[crops.validation], crops.validation[:0])
     log.info("training crops %d (%d tiles), validation %d", len(train.tiles), int(train.tiles.sum()), len(check.tiles))
     model = VerifierNet()
+    if recipe.init:
+        load_folded_weights(model, Path(recipe.init))
     fit(model, train, recipe)
     model.eval()
     photos = VerifierCrops.joined(part for name, part in parts.items() if name != "rendered")
@@ -181,6 +194,8 @@ def fit(model: nn.Module, crops: VerifierCrops, recipe: Recipe) -> None:
     optimiser = torch.optim.AdamW(model.parameters(), lr=recipe.learning_rate, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=recipe.learning_rate, total_steps=recipe.steps)
     model.train()
+    if recipe.init:  # fine-tuning: new batches must not rescale what the network learnt to read
+        freeze_batch_norm(model)
     half = recipe.batch // 2
     target = torch.cat([torch.ones(half), torch.zeros(recipe.batch - half)]).view(-1, 1)
     for step in progress(range(recipe.steps), "train"):
