@@ -11,7 +11,7 @@ import numpy as np
 from vision.classify.labels import BACK_LABEL
 from vision.render.camera import Camera
 from vision.render.placement import TILE_THICKNESS_MM, PlacedTile, tile_corners_mm
-from vision.render.tile_art import ART_SIZE, TileArt
+from vision.render.tile_art import TileArt
 
 
 def felt_image(size: tuple[int, int], hue: float, rng: np.random.Generator) -> np.ndarray:
@@ -65,21 +65,25 @@ def fill_polygon(image: np.ndarray, points: np.ndarray, colour: np.ndarray) -> N
     cv2.fillConvexPoly(image, hull, np.clip(colour, 0, 255).tolist(), lineType=cv2.LINE_AA, shift=2)
 
 
-def warp_onto(image: np.ndarray, face: np.ndarray, corners: np.ndarray) -> None:
-    """A BGRA art image (``ART_SIZE``, uint8 or float) warped onto ``corners``, blended by its alpha."""
+def warp_onto(image: np.ndarray, face: np.ndarray, corners: np.ndarray, covered: np.ndarray | None = None) -> None:
+    """A BGRA image (art at ``ART_SIZE``, or any texture; uint8 or float) warped onto
+    ``corners``, blended by its alpha; ``covered`` (the image's height × width, float), when
+    given, keeps on each pixel the most alpha any warp put there."""
     height, width = image.shape[:2]
     x0, y0 = np.floor(corners.min(axis=0)).astype(int) - 1
     x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 1
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
     if x1 <= x0 or y1 <= y0:
         return
-    art_w, art_h = ART_SIZE
-    source = np.array([[0, 0], [art_w, 0], [art_w, art_h], [0, art_h]], np.float32)
+    face_h, face_w = face.shape[:2]
+    source = np.array([[0, 0], [face_w, 0], [face_w, face_h], [0, face_h]], np.float32)
     homography = cv2.getPerspectiveTransform(source, (corners - [x0, y0]).astype(np.float32))
     warped = cv2.warpPerspective(face, homography, (x1 - x0, y1 - y0), flags=cv2.INTER_AREA).astype(np.float32)
     alpha = warped[..., 3:4] / 255.0
     region = image[y0:y1, x0:x1]
     region[:] = warped[..., :3] * alpha + region * (1.0 - alpha)
+    if covered is not None:
+        covered[y0:y1, x0:x1] = np.maximum(covered[y0:y1, x0:x1], alpha[..., 0])
 
 
 def draw_shadows(image: np.ndarray, placed: tuple[PlacedTile, ...], camera: Camera, rng: np.random.Generator) -> None:

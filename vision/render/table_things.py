@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from vision.render.camera import Camera
+from vision.render.drawing import warp_onto
 
 PX_PER_MM: Final = 4.0
 _GLYPHS: Final = string.ascii_uppercase + string.digits
@@ -146,18 +147,5 @@ def _lay(
     centre = np.asarray(centre_mm)
     plane = [centre + sx * half_w * along + sy * half_h * across for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
     corners = camera.project(np.array([[p[0], p[1], 1.0] for p in plane]))
-    if not np.isfinite(corners).all():
-        return
-    rows, columns = image.shape[:2]
-    x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int) - 1, 0)
-    x1, y1 = np.minimum(np.ceil(corners.max(axis=0)).astype(int) + 1, [columns, rows])
-    if x1 <= x0 or y1 <= y0:
-        return
-    source = np.array([[0, 0], [width_px, 0], [width_px, height_px], [0, height_px]], np.float32)
-    homography = cv2.getPerspectiveTransform(source, (corners - [x0, y0]).astype(np.float32))
-    warped = cv2.warpPerspective(texture, homography, (int(x1 - x0), int(y1 - y0)), flags=cv2.INTER_AREA)
-    warped = warped.astype(np.float32)
-    alpha = warped[..., 3:4] / 255.0
-    region = image[y0:y1, x0:x1].astype(np.float32)
-    image[y0:y1, x0:x1] = np.clip(region * (1 - alpha) + warped[..., :3] * alpha, 0, 255).astype(image.dtype)
-    covered[y0:y1, x0:x1] = np.maximum(covered[y0:y1, x0:x1], alpha[..., 0])
+    if np.isfinite(corners).all():
+        warp_onto(image, texture, corners, covered)
