@@ -43,6 +43,16 @@ def length(vector: np.ndarray) -> np.floating:
     return np.sqrt(vector.dot(vector))  # type: ignore[no-any-return]
 
 
+def rectangle_corners(centre: np.ndarray, along: np.ndarray, half_length: float, half_width: float) -> np.ndarray:
+    """The four corners (4×2) of a rectangle about ``centre`` whose length lies along the unit
+    vector ``along`` and whose width along ``along`` turned a quarter (``[-along[1], along[0]]``),
+    in the order back-left, front-left, front-right, back-right of those two axes (in any plane:
+    the table's millimetres or an image's pixels)."""
+    across = np.array([-along[1], along[0]])
+    signs = ((-1, -1), (1, -1), (1, 1), (-1, 1))
+    return np.array([centre + sl * half_length * along + sw * half_width * across for sl, sw in signs])
+
+
 def bounding_box(corners: np.ndarray) -> tuple[int, int, int, int]:
     """[x0, y0, x1, y1] enclosing the corners, in whole pixels."""
     x0, y0 = np.floor(corners.min(axis=0)).astype(int)

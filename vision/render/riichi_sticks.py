@@ -16,6 +16,7 @@ from typing import Final
 import cv2
 import numpy as np
 
+from vision.geometry import rectangle_corners
 from vision.render.camera import Camera
 from vision.render.drawing import fill_polygon
 from vision.render.layout import TableLayout
@@ -64,11 +65,7 @@ def stick_outline_mm(place: StickPlace) -> np.ndarray:
     """The stick's top as four table points (mm)."""
     radians = np.deg2rad(place.angle)
     along = np.array([np.cos(radians), -np.sin(radians)])  # clockwise from +x in a y-up frame
-    across = np.array([-along[1], along[0]])
-    centre = np.array([place.x, place.y])
-    half_l, half_w = STICK_LENGTH_MM / 2, STICK_WIDTH_MM / 2
-    signs = ((-1, -1), (1, -1), (1, 1), (-1, 1))
-    return np.array([centre + sl * half_l * along + sw * half_w * across for sl, sw in signs])
+    return rectangle_corners(np.array([place.x, place.y]), along, STICK_LENGTH_MM / 2, STICK_WIDTH_MM / 2)
 
 
 def draw_riichi_stick(image: np.ndarray, camera: Camera, place: StickPlace) -> None:

@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from vision.classify.labels import BACK_LABEL
+from vision.geometry import rectangle_corners
 from vision.render.camera import Camera
 from vision.render.drawing import body_colour, draw_tile, fill_polygon, warp_onto
 from vision.render.effects import camera_effects
@@ -297,9 +298,7 @@ def _draw_sticks_and_dice(
     for _ in range(int(rng.integers(0, 4))):
         cx, cy = rng.uniform(row_left - 80, row_left + row_width + 80), rng.uniform(near, -30)
         turn = rng.uniform(0, np.pi)
-        along, across = np.array([np.cos(turn), np.sin(turn)]), np.array([-np.sin(turn), np.cos(turn)])
-        centre = np.array([cx, cy])
-        ends = [centre + s * 45 * along + t * 4 * across for s, t in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+        ends = rectangle_corners(np.array([cx, cy]), np.array([np.cos(turn), np.sin(turn)]), 45.0, 4.0)
         quad = camera.project(np.array([[p[0], p[1], 2.0] for p in ends]))
         fill_polygon(image, quad, np.array([235.0, 238.0, 240.0]))
         dot = camera.project(np.array([[cx, cy, 2.0]]))[0]

@@ -20,6 +20,7 @@ from typing import Final
 import cv2
 import numpy as np
 
+from vision.geometry import rectangle_corners
 from vision.render.camera import Camera
 from vision.render.drawing import warp_onto
 
@@ -143,9 +144,8 @@ def _lay(
     """``texture`` lying on the table centred at ``centre_mm``, turned ``turn`` radians."""
     height_px, width_px = texture.shape[:2]
     half_w, half_h = width_px / PX_PER_MM / 2, height_px / PX_PER_MM / 2
-    along, across = np.array([np.cos(turn), np.sin(turn)]), np.array([-np.sin(turn), np.cos(turn)])
-    centre = np.asarray(centre_mm)
-    plane = [centre + sx * half_w * along + sy * half_h * across for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    along = np.array([np.cos(turn), np.sin(turn)])
+    plane = rectangle_corners(np.asarray(centre_mm), along, half_w, half_h)
     corners = camera.project(np.array([[p[0], p[1], 1.0] for p in plane]))
     if np.isfinite(corners).all():
         warp_onto(image, texture, corners, covered)
