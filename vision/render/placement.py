@@ -167,12 +167,16 @@ def _row(
 
 
 def _turn(tile: PlacedTile, degrees: float) -> PlacedTile:
+    x, y = turned_point(tile.x, tile.y, degrees)
+    return PlacedTile(tile.label, x, y, (tile.angle + degrees) % 360.0, tile.sideways)
+
+
+def turned_point(x: float, y: float, degrees: float) -> tuple[float, float]:
+    """A point of a seat's own frame on the table: turned ``degrees`` clockwise about the
+    centre (a y-up frame; the seat's turn is :data:`SEAT_TURN_DEG`)."""
     radians = np.deg2rad(degrees)
     cos, sin = np.cos(radians), np.sin(radians)
-    # Clockwise turn in a y-up frame.
-    x = tile.x * cos + tile.y * sin
-    y = -tile.x * sin + tile.y * cos
-    return PlacedTile(tile.label, float(x), float(y), (tile.angle + degrees) % 360.0, tile.sideways)
+    return float(x * cos + y * sin), float(-x * sin + y * cos)
 
 
 def tile_corners_mm(tile: PlacedTile) -> np.ndarray:

@@ -20,7 +20,7 @@ from vision.geometry import rectangle_corners
 from vision.render.camera import Camera
 from vision.render.drawing import fill_polygon
 from vision.render.layout import TableLayout
-from vision.render.placement import SEAT_TURN_DEG
+from vision.render.placement import SEAT_TURN_DEG, turned_point
 
 STICK_LENGTH_MM: Final = 85.0
 STICK_WIDTH_MM: Final = 8.0
@@ -52,12 +52,8 @@ def riichi_stick_places(layout: TableLayout, rng: np.random.Generator) -> tuple[
         if seat_layout.pond.riichi_at is None:
             continue
         # The seat's own frame: x to its right, y towards the centre (the centre at y = 0).
-        x, y = float(along), -STICK_FROM_CENTRE_MM + float(off)
-        turn = np.deg2rad(SEAT_TURN_DEG[seat])
-        cos, sin = np.cos(turn), np.sin(turn)
-        places.append(
-            StickPlace(float(x * cos + y * sin), float(-x * sin + y * cos), (SEAT_TURN_DEG[seat] + askew) % 360)
-        )
+        x, y = turned_point(float(along), -STICK_FROM_CENTRE_MM + float(off), SEAT_TURN_DEG[seat])
+        places.append(StickPlace(x, y, (SEAT_TURN_DEG[seat] + askew) % 360))
     return tuple(places)
 
 
