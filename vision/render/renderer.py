@@ -23,14 +23,13 @@ from vision.render.enrolled_faces import EnrolledFaces
 from vision.render.face_style import Art, tile_art_of
 from vision.render.layout import TableLayout, random_layout
 from vision.render.placement import place_tiles
-from vision.render.riichi_sticks import draw_riichi_stick, riichi_stick_places
+from vision.render.riichi_sticks import STICKS_STREAM, draw_riichi_sticks
 from vision.render.tile_art import BACK_HUES, ArtStyle
 from vision.render.tile_palette import Palette
 
 log = logging.getLogger(__name__)
 
 _EDGE_MARGIN_PX = 3.0  # a tile this close to the border is not counted as fully visible
-_STICKS_STREAM = 0x571C  # the riichi sticks' own random stream, beside the table's seed
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,8 +126,7 @@ def render_table(
     felt = image.copy()
     if options.riichi_sticks:
         # Drawn from a stream of their own, so that the rest of the seed's table is the same.
-        for place in riichi_stick_places(table, np.random.default_rng([seed, _STICKS_STREAM])):
-            draw_riichi_stick(image, camera, place)
+        draw_riichi_sticks(image, camera, table, np.random.default_rng([seed, STICKS_STREAM]))
     truths = []
     # Outermost first: a tile nearer the point below the camera hides the inner side of the next.
     nadir = np.array(camera.nadir)

@@ -27,6 +27,9 @@ STICK_WIDTH_MM: Final = 8.0
 STICK_THICKNESS_MM: Final = 3.0
 #: The stick's centre line lies this far from the table's centre (the pond starts at 70 mm).
 STICK_FROM_CENTRE_MM: Final = 60.0
+#: The sticks' own random stream, beside a table's seed (``default_rng([seed, ..., STICKS_STREAM])``):
+#: drawing them leaves every other random draw of the table as it was.
+STICKS_STREAM: Final = 0x571C
 _WHITE: Final = np.array([236.0, 240.0, 242.0])
 _SIDE: Final = np.array([200.0, 206.0, 210.0])
 _RED_DOT: Final = (40.0, 40.0, 200.0)
@@ -62,6 +65,12 @@ def stick_outline_mm(place: StickPlace) -> np.ndarray:
     radians = np.deg2rad(place.angle)
     along = np.array([np.cos(radians), -np.sin(radians)])  # clockwise from +x in a y-up frame
     return rectangle_corners(np.array([place.x, place.y]), along, STICK_LENGTH_MM / 2, STICK_WIDTH_MM / 2)
+
+
+def draw_riichi_sticks(image: np.ndarray, camera: Camera, layout: TableLayout, rng: np.random.Generator) -> None:
+    """Every riichi stick of ``layout`` (:func:`riichi_stick_places` drawn from ``rng``)."""
+    for place in riichi_stick_places(layout, rng):
+        draw_riichi_stick(image, camera, place)
 
 
 def draw_riichi_stick(image: np.ndarray, camera: Camera, place: StickPlace) -> None:

@@ -26,12 +26,11 @@ from vision.render.camera import Camera, overhead_camera
 from vision.render.drawing import draw_tile, project_prism
 from vision.render.layout import TableLayout
 from vision.render.placement import PlacedTile, place_tiles
-from vision.render.riichi_sticks import draw_riichi_stick, riichi_stick_places
+from vision.render.riichi_sticks import STICKS_STREAM, draw_riichi_sticks
 from vision.render.tile_art import ArtStyle, TileArt, load_tile_art
 
 _NOISE_SLACK_PX = 64  # each frame takes the noise field at its own offset: noise differs frame to frame
 _SHADOW_MARGIN_PX = 10
-_STICKS_STREAM = 0x571C  # the riichi sticks' own random stream
 _MARKER_CORNERS = ((-1, 1), (1, 1), (1, -1), (-1, -1))  # a marker's corners as its image reads, table axes
 _SPRITE_CACHE_LIMIT = 600  # about three hands of tiles (~40 kB each): older hands' sprites go beyond this
 
@@ -124,8 +123,8 @@ class TableCamera:
             region[:] = region * sprite.shadow[: region.shape[0], : region.shape[1]]
         if self.options.riichi_sticks:
             # One stream a hand: each seat's stick stays where it was put while the hand lasts.
-            for place in riichi_stick_places(layout, np.random.default_rng([self.options.seed, hand, _STICKS_STREAM])):
-                draw_riichi_stick(image, self.camera, place)
+            sticks_random = np.random.default_rng([self.options.seed, hand, STICKS_STREAM])
+            draw_riichi_sticks(image, self.camera, layout, sticks_random)
         for sprite in sorted(sprites, key=lambda s: s.order):
             h, w = sprite.keep.shape[:2]
             region = image[sprite.y0 : sprite.y0 + h, sprite.x0 : sprite.x0 + w]
