@@ -20,6 +20,7 @@ from typing import Final
 import numpy as np
 
 from vision.detect.blank_faces import without_blanks_alone
+from vision.detect.picture_turn import upright_reader
 from vision.detect.pixel_aspect import (
     AspectJudge,
     AspectReading,
@@ -92,7 +93,9 @@ def photo_reader(
     def settled(image: np.ndarray) -> Sequence[Detection]:
         return detect_tiles(image, classifier, finder=finder)
 
+    upright = upright_reader(settled)
+
     def as_found(image: np.ndarray) -> Sequence[Detection]:
         return detect_tiles(image, classifier, finder=finder, recut_doubtful=False)
 
-    return lambda image: read_photo(image, settled, pixel_aspect, choose_with=as_found, judge=judge)
+    return lambda image: read_photo(image, upright, pixel_aspect, choose_with=as_found, judge=judge)

@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from vision.detect.still_photo import Detection
+from vision.weighting import weighted_median
 
 #: The pixel aspects of a 16:9, 4:3, 3:4 and 9:16 frame scaled to a square, and of a square
 #: pixel (tried first: another aspect must read strictly surer to be chosen).
@@ -49,7 +50,7 @@ _WIDENED_AT_MOST_PIXELS: Final = 12_000_000
 #: across (the finder reads nothing under 32): then its height is scaled up instead.
 _NARROWED_AT_LEAST_PX: Final = 64
 
-#: Readings whose sureness (:func:`_sureness`) is within this of the surest are a near tie,
+#: Readings whose sureness (:func:`sureness`) is within this of the surest are a near tie,
 #: which the aspect judge breaks (:func:`detect_any_pixel_aspect`).
 NEAR_TIE: Final = 0.05
 
@@ -162,7 +163,7 @@ def detect_any_pixel_aspect(
     judge: AspectJudge | None = None,
 ) -> AspectReading:
     """The detections at whichever of ``pixel_aspects`` (default: :func:`pixel_aspects_to_try`
-    for the picture's shape) reads surest (:func:`_sureness`): at the true aspect the faces look
+    for the picture's shape) reads surest (:func:`sureness`): at the true aspect the faces look
     as the classifier and the verifier learnt them. With a ``judge``, readings within
     :data:`NEAR_TIE` of the surest are a near tie, and of those the one whose tiles the judge
     finds least stretched is kept (:func:`judged_stretch`). The first aspect wins ties and is
@@ -185,11 +186,13 @@ def chosen_reading(
     """Of ``image``'s ``readings`` at several pixel aspects, the one :func:`detect_any_pixel_aspect`
     keeps: the surest, a near tie broken by the ``judge`` (for a caller that compares rules on the
     same readings)."""
-    sureness = [_sureness(reading) for reading in readings]
-    surest = readings[int(np.argmax(sureness))]  # argmax keeps the first of equals
+    sureness_of = [sureness(reading.detections) for reading in readings]
+    surest = readings[int(np.argmax(sureness_of))]  # argmax keeps the first of equals
     if judge is None:
         return surest
-    tied = [r for r, sure in zip(readings, sureness, strict=True) if r.detections and sure >= max(sureness) - NEAR_TIE]
+    tied = [
+        r for r, sure in zip(readings, sureness_of, strict=True) if r.detections and sure >= max(sureness_of) - NEAR_TIE
+    ]
     if len(tied) < 2:
         return surest
     return min(tied, key=lambda reading: abs(judged_stretch(image, reading, judge)))  # min keeps the first
@@ -205,21 +208,19 @@ def judged_stretch(image: np.ndarray, reading: AspectReading, judge: AspectJudge
     stretches = np.asarray(judge.stretches_at(image, [d.corners for d in found], reading.pixel_aspect), np.float64)
     if stretches.shape != (len(found),):
         raise ValueError(f"the aspect judge gave {stretches.size} stretches for {len(found)} finds: one each")
-    weights = np.array([_tile_belief(d) for d in found])
-    order = np.argsort(stretches)
-    cumulative = np.cumsum(weights[order])
-    if cumulative[-1] <= 0.0:
+    weights = np.array([tile_belief(d) for d in found])
+    if weights.sum() <= 0.0:
         return float(np.median(stretches))
-    return float(stretches[order][np.searchsorted(cumulative, cumulative[-1] / 2.0)])
+    return weighted_median(stretches, weights)
 
 
-def _tile_belief(detection: Detection) -> float:
+def tile_belief(detection: Detection) -> float:
     """How surely a find is a tile read right: its reading's confidence times the verifier's
     score of it (its confidence alone where the verifier did not look)."""
     return detection.reading.confidence * (1.0 if detection.face_score is None else detection.face_score)
 
 
-def _sureness(reading: AspectReading) -> float:
+def sureness(found: Sequence[Detection]) -> float:
     """How surely the finds at an aspect are tiles read right: the mean over the finds of each
     one's reading confidence times the verifier's belief that it is a face (its confidence alone
     where the verifier did not look). At a wrong aspect a squeezed face's glyphs can read as
@@ -228,7 +229,6 @@ def _sureness(reading: AspectReading) -> float:
     product of the means read 0.876 / 0.896 and 0.900 / 0.966 (recall / precision), the mean of
     the products 0.886 / 0.919 and 0.902 / 0.966, and on seat-view renders squeezed to a square
     by known factors it picked the true aspect a little more often (31% against 29%)."""
-    found = reading.detections
     if not found:
         return 0.0
-    return float(np.mean([_tile_belief(d) for d in found]))
+    return float(np.mean([tile_belief(d) for d in found]))

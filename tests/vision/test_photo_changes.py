@@ -1,0 +1,96 @@
+"""Labelled photographs changed as another camera, light or file would change them: the
+labels move with the picture, and a wrong change's name is refused."""
+
+import numpy as np
+import pytest
+
+from vision.eval.label_file import LabelledTile
+from vision.eval.photo_changes import PHOTO_CHANGES, PhotoChangeError, mapped_points, photo_changes, restoring
+
+
+def _picture_with_a_tile(width=200, height=200):
+    """A black picture with one white face (x 60-100, y 50-110) and its label."""
+    image = np.zeros((height, width, 3), np.uint8)
+    image[50:110, 60:100] = 255
+    corners = np.array([[60, 50], [100, 50], [100, 110], [60, 110]], np.float64)
+    return image, LabelledTile(label=0, corners=corners, sideways=False)
+
+
+def _white_centre(image):
+    ys, xs = np.nonzero(image[:, :, 0] > 127)
+    return np.array([xs.mean() + 0.5, ys.mean() + 0.5])  # pixel centres lie half a pixel in
+
+
+@pytest.mark.parametrize("name", ["turned-90", "turned-180", "turned-20", "leaning-back", "half-size", "double-size"])
+def test_a_labelled_face_moves_with_its_picture(name):
+    image, tile = _picture_with_a_tile()
+    changed = PHOTO_CHANGES[name].apply(image, [tile], [(60.0, 50.0, 100.0, 110.0)])
+    (moved,) = changed.tiles
+    label_centre = moved.corners.mean(axis=0)
+    assert np.linalg.norm(_white_centre(changed.image) - label_centre) < 1.0
+    assert moved.label == tile.label
+    assert moved.sideways is False
+    x0, y0, x1, y1 = changed.ignored[0]
+    assert x0 <= label_centre[0] <= x1
+    assert y0 <= label_centre[1] <= y1
+
+
+def test_a_quarter_turn_swaps_the_sides_and_keeps_the_face_whole():
+    image, tile = _picture_with_a_tile(width=300, height=200)
+    changed = PHOTO_CHANGES["turned-90"].apply(image, [tile])
+    assert changed.image.shape[:2] == (300, 200)
+    (moved,) = changed.tiles
+    # The face was 40 wide and 60 tall; turned a quarter it is 60 wide and 40 tall.
+    assert np.ptp(moved.corners[:, 0]) == pytest.approx(60.0)
+    assert np.ptp(moved.corners[:, 1]) == pytest.approx(40.0)
+    assert (changed.image[:, :, 0] > 127).sum() == 40 * 60
+
+
+def test_turned_by_20_degrees_keeps_every_corner_of_the_picture_in_the_frame():
+    image = np.full((120, 160, 3), 255, np.uint8)
+    changed = PHOTO_CHANGES["turned-20"].apply(image, [])
+    corners = mapped_points(
+        PHOTO_CHANGES["turned-20"].geometry(160, 120)[0], np.array([[0, 0], [160, 0], [160, 120], [0, 120]], float)
+    )
+    assert corners.min() >= -0.5
+    assert corners[:, 0].max() <= 160.5
+    assert corners[:, 1].max() <= 120.5
+    assert changed.image.shape == image.shape
+
+
+def test_restoring_a_squeezed_picture_widens_it_and_its_labels():
+    image, tile = _picture_with_a_tile()
+    changed = restoring(16 / 9).apply(image, [tile])
+    assert changed.image.shape[:2] == (200, round(200 * 16 / 9))
+    assert np.ptp(changed.tiles[0].corners[:, 0]) == pytest.approx(40 * changed.image.shape[1] / 200)
+
+
+@pytest.mark.parametrize("name", ["defocus", "shake", "noise", "jpeg-15", "dark", "bright", "warm", "cool", "hazy"])
+def test_a_change_of_light_or_file_keeps_the_labels_and_changes_the_pixels(name):
+    image, tile = _picture_with_a_tile()
+    image[:, :, 1] = 90  # a grey-green felt, so that every change has something to change
+    changed = PHOTO_CHANGES[name].apply(image, [tile])
+    assert changed.image.shape == image.shape
+    assert changed.image.dtype == np.uint8
+    assert np.array_equal(changed.tiles[0].corners, tile.corners)
+    assert not np.array_equal(changed.image, image)
+    again = PHOTO_CHANGES[name].apply(image, [tile])
+    assert np.array_equal(again.image, changed.image)  # a bench run repeats
+
+
+def test_the_light_changes_go_the_way_their_names_say():
+    image = np.full((40, 40, 3), 128, np.uint8)
+    assert PHOTO_CHANGES["dark"].apply(image, []).image.mean() < 90
+    assert PHOTO_CHANGES["bright"].apply(image, []).image.mean() > 160
+    warm = PHOTO_CHANGES["warm"].apply(image, []).image
+    assert warm[0, 0, 2] > warm[0, 0, 0]  # BGR: more red than blue
+    hazy = PHOTO_CHANGES["hazy"].apply(np.array([[[0, 0, 0]], [[255, 255, 255]]], np.uint8), []).image
+    assert int(hazy.max()) - int(hazy.min()) < 255 * 0.6
+
+
+def test_changes_are_chosen_by_name_in_the_order_given_and_a_wrong_name_is_refused():
+    assert [c.name for c in photo_changes(["dark", "turned-90"])] == ["dark", "turned-90"]
+    assert len(photo_changes(None)) == len(PHOTO_CHANGES)
+    assert photo_changes(None)[0].name == "stored"
+    with pytest.raises(PhotoChangeError, match="no photo change named upside; the changes are stored, turned-90"):
+        photo_changes(["upside"])
