@@ -8,9 +8,10 @@ colours or wood, point sticks, dice, a hand reaching in, and behind the table sh
 spines with letters on them and boxes; then the same scenes with a keyboard, an automatic
 table's score display or a tray of point sticks lying on the felt as well
 (``vision.render.table_things``). Each goes through ``jantaku vision detect``'s pipeline
-with no hint (``read_photo``: the pixel aspect chosen unless ``--pixel-aspect`` gives it, finds
-far off the typical size dropped). Printed: false finds per scene (mean, max), the share of scenes with none, what
-the false finds were read as, and the time a scene.
+with no hint (``photo_reader``: the pixel aspect chosen unless ``--pixel-aspect`` gives it,
+read again upright when its rows run askew, the photograph's rules). Printed: false finds
+per scene (mean, max), the share of scenes with none, what the false finds were read as, and
+the time a scene.
 
 ``--backgrounds LABELS`` (repeatable) adds real hard negatives: each labelled photograph's
 tile-free rectangle (``vision.eval.background_crops``: felt, desks, book shelves, a table's
@@ -28,14 +29,12 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
-
 from vision.classify.classifier import OnnxTileClassifier
 from vision.classify.verifier import verifier_option
 from vision.detect.aspect_judge import aspect_judge_option
-from vision.detect.photo_reading import photo_reader, read_photo
+from vision.detect.photo_reading import photo_reader
 from vision.detect.pixel_aspect import parse_pixel_aspect
-from vision.detect.still_photo import Detection, ImageReadError, detect_tiles, make_finder, read_image
+from vision.detect.still_photo import Detection, ImageReadError, make_finder, read_image
 from vision.eval.background_crops import background_crop, load_tiles_seen
 from vision.eval.label_file import LabelFileError, load_ignored, load_labels
 from vision.json_file import read_json_object
@@ -57,20 +56,19 @@ def main() -> None:
     classifier = OnnxTileClassifier()
     finder = make_finder("learnt", model=args.detector, verifier=verifier_option(args.verifier))
 
-    def detect(image: np.ndarray) -> Sequence[Detection]:
-        return detect_tiles(image, classifier, finder=finder)
-
+    judge = aspect_judge_option(None)
+    read = photo_reader(classifier, finder, pixel_aspect, judge)
     for things in (False, True) if args.scenes > 0 else ():
         tally = _Tally()
         for seed in range(FIRST_SEED, FIRST_SEED + args.scenes):
             scene = render_seat_view(seed, tiles=False, table_things=things)
             started = time.perf_counter()
-            tally.add(read_photo(scene.image, detect, pixel_aspect).detections, started)
+            tally.add(read(scene.image).detections, started)
         what = " and a keyboard, a score display or a stick tray" if things else ""
         tally.report(
             f"hard negatives: {args.scenes} seat-view scenes without tiles{what} (seeds from {FIRST_SEED}), 960×720"
         )
-    whole_photo = photo_reader(classifier, finder, pixel_aspect, aspect_judge_option(None))
+    whole_photo = photo_reader(classifier, finder, pixel_aspect, judge)
     for path in args.backgrounds:
         described = read_json_object(path, "labels file", LabelFileError).get("source")
         source = str(described.get("name", path.parent.name)) if isinstance(described, dict) else path.parent.name
@@ -86,7 +84,7 @@ def main() -> None:
                 continue
             aspect = whole_photo(photograph).pixel_aspect
             started = time.perf_counter()
-            tally.add(read_photo(crop.cut(photograph), detect, aspect).detections, started)
+            tally.add(photo_reader(classifier, finder, aspect)(crop.cut(photograph)).detections, started)
         tally.report(
             f"real hard negatives: {source}, {tally.scenes} tile-free rectangles of {len(labels)} labelled photographs "
             f"({len(tiles_seen)} showing an unlabelled tile left out)"

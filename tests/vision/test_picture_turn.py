@@ -12,7 +12,15 @@ from vision.classify.classifier import OnnxTileClassifier, TileReading
 from vision.classify.crops import turned_about_centre
 from vision.detect.aspect_judge import OnnxAspectJudge
 from vision.detect.photo_reading import photo_reader
-from vision.detect.picture_turn import TURNED_AT_LEAST, edge_turns, read_turned, rows_turn, upright_reader
+from vision.detect.picture_turn import (
+    ROW_FINDS_AT_LEAST,
+    TURNED_AT_LEAST,
+    TURNED_SURE_AT_LEAST,
+    edge_turns,
+    read_turned,
+    rows_turn,
+    upright_reader,
+)
 from vision.detect.still_photo import Detection
 from vision.eval.label_eval import outside_ignored, tile_width
 from vision.eval.label_file import load_ignored, load_labels
@@ -23,15 +31,15 @@ from vision.find.learnt import LearntTileFinder
 FIXTURE = Path(__file__).resolve().parent / "data" / "real-photos"
 
 
-def _row_of_faces(turn: float, size=(400, 300)):
-    """Five white faces 30×40 px in a row through the picture's middle, the row and each face
-    turned ``turn`` degrees clockwise, on a green felt; and their corners."""
+def _row_of_faces(turn: float, size=(400, 300), steps=range(-2, 3)):
+    """Five white faces 30×40 px (one a step) in a row through the picture's middle, the row
+    and each face turned ``turn`` degrees clockwise, on a green felt; and their corners."""
     width, height = size
     image = np.zeros((height, width, 3), np.uint8)
     image[:] = (40, 110, 30)
     along = np.array([np.cos(np.radians(turn)), np.sin(np.radians(turn))])  # y grows downwards: clockwise
     faces = []
-    for step in range(-2, 3):
+    for step in steps:
         x, y = np.array([width / 2, height / 2]) + step * 36 * along
         upright = np.array([[x - 15, y - 20], [x + 15, y - 20], [x + 15, y + 20], [x - 15, y + 20]], np.float64)
         corners = turned_about_centre(upright, turn).astype(np.float64)
@@ -137,8 +145,10 @@ def _score(read, change):
 
 def test_real_photographs_turned_20_degrees_read_nearly_as_well_as_upright():
     """The six real photographs (tests/vision/data/real-photos) turned 20°, as ``vision detect``
-    reads them. Measured: recall 0.897, precision 0.918, 34-kind 0.974 (upright: 0.920, 0.988,
-    1.000); read once, as before the upright reading, 0.782, 0.810, 0.897."""
+    reads them. Measured: recall 0.897, precision 0.857, 34-kind 0.962 (upright: 0.920, 0.988,
+    1.000); read once, as before the upright reading, 0.782, 0.810, 0.897. (One Japanese
+    photograph's turned reading, 0.32 sure, is under the floor that keeps shelves of book
+    spines from being read again: keeping it gave precision 0.918.)"""
     classifier, finder, judge = OnnxTileClassifier(), LearntTileFinder(), OnnxAspectJudge()
     read = photo_reader(classifier, finder, judge=judge)
     turned = _score(lambda image: read(image).detections, PHOTO_CHANGES["turned-20"])
@@ -146,4 +156,28 @@ def test_real_photographs_turned_20_degrees_read_nearly_as_well_as_upright():
     assert turned.truths == upright.truths == 87
     assert turned.recall >= upright.recall - 0.05
     assert turned.kind_accuracy >= upright.kind_accuracy - 0.05
-    assert turned.precision >= 0.86
+    assert turned.precision >= 0.84
+
+
+def _read_as(confidence_first, confidence_turned, image_shape):
+    def read(picture):
+        confidence = confidence_first if picture.shape == image_shape else confidence_turned
+        return [Detection(d.corners, TileReading(0, confidence, False, True), False) for d in _box_finder(picture)]
+
+    return read
+
+
+def test_a_turned_reading_surer_but_not_sure_enough_to_be_tiles_is_not_kept():
+    image, _ = _row_of_faces(20.0)
+    under = upright_reader(_read_as(0.1, TURNED_SURE_AT_LEAST - 0.05, image.shape))(image)
+    assert {d.reading.confidence for d in under} == {0.1}
+    over = upright_reader(_read_as(0.1, TURNED_SURE_AT_LEAST + 0.05, image.shape))(image)
+    assert {d.reading.confidence for d in over} == {TURNED_SURE_AT_LEAST + 0.05}
+
+
+def test_a_picture_of_fewer_finds_than_a_row_is_read_once():
+    image, _ = _row_of_faces(20.0, steps=range(ROW_FINDS_AT_LEAST - 1))
+    calls = []
+    found = upright_reader(lambda picture: _box_finder(picture, calls))(image)
+    assert len(found) == ROW_FINDS_AT_LEAST - 1
+    assert len(calls) == 1

@@ -30,6 +30,7 @@ from vision.classify.verifier import CONTEXT
 from vision.find.learnt import DEFAULT_DETECTOR, LearntTileFinder
 from vision.onnx_models.cpu_session import nchw_input
 from vision.training.batches import reexposed
+from vision.training.crop_changes import blurred, recoloured
 from vision.training.export import code_version, export_crop_model, write_model_metadata
 from vision.training.model import conv_block
 from vision.training.onnx_weights import freeze_batch_norm, load_folded_weights
@@ -60,6 +61,8 @@ class Recipe:
     rendered_tables: int = 150
     threads: int = 1
     init: str = ""  # a verifier's ONNX to start from (fine-tuning), its batch norms kept
+    blurred: float = 0.0  # the share of each batch's crops blurred as a camera blurs (batches.blurred)
+    recoloured: float = 0.0  # the share of each batch's crops lit by another light (batches.recoloured)
 
 
 class VerifierNet(nn.Module):
@@ -93,6 +96,8 @@ def main() -> None:
     parser.add_argument("--learning-rate", type=float, default=defaults.learning_rate, help="the one-cycle peak")
     parser.add_argument("--init", default="", metavar="ONNX", help="start from this verifier's weights (fine-tune)")
     parser.add_argument("--seed", type=int, default=defaults.seed)
+    parser.add_argument("--blurred", type=float, default=defaults.blurred, help="share of crops blurred at random")
+    parser.add_argument("--recoloured", type=float, default=defaults.recoloured, help="share of crops lit otherwise")
     parser.add_argument("--rendered-tables", type=int, default=defaults.rendered_tables)
     parser.add_argument("--jobs", type=int, default=1, help="processes drawing and mining the rendered tables")
     args = parser.parse_args()
@@ -104,6 +109,8 @@ def main() -> None:
         rendered_tables=args.rendered_tables,
         learning_rate=args.learning_rate,
         init=args.init,
+        blurred=args.blurred,
+        recoloured=args.recoloured,
     )
     run(recipe, args.out, checked_label_sets(args.photos), args.detector, args.cache, jobs=args.jobs)
 
@@ -204,6 +211,7 @@ def fit(model: nn.Module, crops: VerifierCrops, recipe: Recipe) -> None:
         flips = rng.random((len(chosen), 2)) < 0.5  # a tile upside down or mirrored is still a tile
         images = np.stack([i[::-1] if f[0] else i for i, f in zip(images, flips, strict=True)])  # top-bottom
         images = np.stack([i[:, ::-1] if f[1] else i for i, f in zip(images, flips, strict=True)])
+        images = recoloured(blurred(images, rng, recipe.blurred), rng, recipe.recoloured)
         x = reexposed(torch.from_numpy(nchw_input(images, MEAN, STD)), rng)
         loss = nn.functional.binary_cross_entropy_with_logits(model(x), target)
         optimiser.zero_grad()
