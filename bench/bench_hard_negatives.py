@@ -36,7 +36,7 @@ from vision.detect.photo_reading import photo_reader
 from vision.detect.pixel_aspect import parse_pixel_aspect
 from vision.detect.still_photo import Detection, ImageReadError, make_finder, read_image
 from vision.eval.background_crops import background_crop, load_tiles_seen
-from vision.eval.label_file import LabelFileError, load_ignored, load_labels
+from vision.eval.label_file import LabelFileError, load_ignored, load_labels, source_name
 from vision.json_file import read_json_object
 from vision.onnx_models.model_file import ModelFileError
 from vision.render.seat_view import render_seat_view
@@ -70,8 +70,7 @@ def main() -> None:
         )
     whole_photo = photo_reader(classifier, finder, pixel_aspect, judge)
     for path in args.backgrounds:
-        described = read_json_object(path, "labels file", LabelFileError).get("source")
-        source = str(described.get("name", path.parent.name)) if isinstance(described, dict) else path.parent.name
+        source = source_name(read_json_object(path, "labels file", LabelFileError), default=path.parent.name)
         tiles_seen = load_tiles_seen(source)
         labels, ignored = load_labels(path), load_ignored(path)
         tally = _Tally()

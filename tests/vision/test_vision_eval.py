@@ -7,7 +7,7 @@ from table_app.cli import main
 from tests.terminal import jantaku_with_stderr_on_a_terminal
 from vision.classify.labels import is_red_label, label_name
 from vision.eval.label_eval import score_labelled_images
-from vision.eval.label_file import LabelFileError, LabelledTile, load_ignored, load_labels
+from vision.eval.label_file import LabelFileError, LabelledTile, load_ignored, load_labels, source_name
 from vision.eval.matching import DetectionScore, match_quads
 from vision.render.labelled_set import write_rendered_set
 from vision.render.renderer import RenderOptions
@@ -197,3 +197,11 @@ def test_a_malformed_ignore_entry_names_the_file_and_image(tmp_path):
     path.write_text(json.dumps({"images": {}, "ignore": {"a.jpg": [[5, 5, 1, 1]]}}), encoding="utf-8")
     with pytest.raises(LabelFileError, match=r"labels.json: ignore\['a.jpg'\]\[0\]: box .* x1 > x0"):
         load_ignored(path)
+
+
+def test_a_label_files_source_is_named_as_either_builder_writes_it():
+    assert source_name({"source": {"name": "leo-miura", "repo": "r"}}) == "leo-miura"
+    assert source_name({"source": "vision.render.seat_view seeds 1-2"}, "folder") == "vision.render.seat_view seeds 1-2"
+    assert source_name({}, "folder") == "folder"
+    assert source_name({"source": {"repo": "r"}}, "folder") == "folder"
+    assert source_name({"source": None}) == ""

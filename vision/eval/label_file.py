@@ -104,6 +104,16 @@ def load_ignored(path: Path) -> dict[str, tuple[tuple[float, float, float, float
     return boxes
 
 
+def source_name(document: Mapping[str, Any], default: str = "") -> str:
+    """The name of the source a label file's ``document`` was built from: ``real_photos``
+    writes ``"source": {"name": ...}``, ``seat_view_set`` the name alone; ``default`` when the
+    document names none."""
+    named = document.get("source")
+    if isinstance(named, dict):
+        return str(named.get("name") or default)
+    return str(named) if named else default
+
+
 def save_labels(path: Path, images: Mapping[str, Sequence[LabelledTile]]) -> None:
     document = {
         "format": FORMAT,

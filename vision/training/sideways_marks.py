@@ -43,6 +43,7 @@ from typing import Any, Final
 import cv2
 import numpy as np
 
+from vision.eval.label_file import source_name
 from vision.training import photo_marks
 from vision.training.photo_marks import LABELS_FOLDER, MarksError, load_sheet_labels, marked_indices
 
@@ -118,8 +119,7 @@ def write_sheets(
     (sheet, image, tiles) that ``out/index.json`` holds. A label file, marks file or image that
     cannot be read raises a :class:`MarksError` naming it."""
     document = load_sheet_labels(labels_path)
-    named = document.get("source")  # real_photos writes {"name": ...}, seat_view_set a name alone
-    source = str(named.get("name", "")) if isinstance(named, dict) else str(named or "")
+    source = source_name(document)
     marks = load_marks(marks_path).get(source, {}) if marks_path.is_file() else {}
     out.mkdir(parents=True, exist_ok=True)
     index: list[dict[str, object]] = []
