@@ -58,3 +58,14 @@ def test_another_light_scales_each_channel_within_the_gain_and_clips():
     assert np.ptp(gains[:, 0]) > 0.4  # the channels' gains are drawn apart
     assert not np.allclose(gains[:, 0], gains[:, 2])
     assert np.array_equal(out[:, 1:, 1:], np.broadcast_to(out[:, :1, :1], out[:, 1:, 1:].shape))  # one gain a crop
+
+
+def test_a_blur_for_the_detector_is_gentler_and_never_a_streak():
+    crops = _crops(300)
+    gentle = blurred(crops, np.random.default_rng(5), 1.0, most_sigma=1.0, most_shake=0)
+    strong = blurred(crops, np.random.default_rng(5), 1.0)
+    assert all(not np.array_equal(a, b) for a, b in zip(crops, gentle, strict=True))
+    assert np.mean([_sharpness(c) for c in gentle]) > np.mean([_sharpness(c) for c in strong])
+    # A Gaussian keeps a crop symmetric about its face's centre line; a streak at an angle does not.
+    mirrored = [np.array_equal(c, c[:, ::-1]) for c in gentle]
+    assert all(mirrored)

@@ -23,20 +23,27 @@ MOST_DEFOCUS_SIGMA: Final = 1.6
 MOST_SHAKE_PX: Final = 5
 
 
-def blurred(pixels: np.ndarray, rng: np.random.Generator, share: float) -> np.ndarray:
+def blurred(
+    pixels: np.ndarray,
+    rng: np.random.Generator,
+    share: float,
+    most_sigma: float = MOST_DEFOCUS_SIGMA,
+    most_shake: int = MOST_SHAKE_PX,
+) -> np.ndarray:
     """N×H×W×3 uint8 crops with ``share`` of them (at random) blurred as a camera blurs: two in
-    three defocused (a Gaussian, sigma 0.4 to :data:`MOST_DEFOCUS_SIGMA`), one in three shaken
-    (a streak 3 to :data:`MOST_SHAKE_PX` px long at any angle); drawn from ``rng``."""
+    three defocused (a Gaussian, sigma 0.4 to ``most_sigma``), one in three shaken (a streak 3
+    to ``most_shake`` px long at any angle; a defocus instead when ``most_shake`` is under 3);
+    drawn from ``rng``."""
     if share <= 0.0:
         return pixels
     out = pixels.copy()
     chosen = np.flatnonzero(rng.random(len(pixels)) < share)
     for index in chosen.tolist():
-        if rng.random() < 2 / 3:
-            sigma = float(rng.uniform(0.4, MOST_DEFOCUS_SIGMA))
+        if rng.random() < 2 / 3 or most_shake < 3:
+            sigma = float(rng.uniform(0.4, most_sigma))
             out[index] = cv2.GaussianBlur(pixels[index], (0, 0), sigmaX=sigma)
         else:
-            out[index] = cv2.filter2D(pixels[index], -1, _streak(int(rng.integers(3, MOST_SHAKE_PX + 1)), rng))
+            out[index] = cv2.filter2D(pixels[index], -1, _streak(int(rng.integers(3, most_shake + 1)), rng))
     return out
 
 

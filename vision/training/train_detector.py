@@ -37,6 +37,7 @@ from vision.eval.matching import match_quads
 from vision.find.centres import CHANNELS, INPUT_LONG_SIDE, MEAN, PAD_TO, STD, STRIDE, decode_peaks, portrait_corners
 from vision.render.tile_art import ArtStyle
 from vision.training.batches import reexposed, to_tensor
+from vision.training.crop_changes import blurred
 from vision.training.detector_data import (
     FRAME_SIZE,
     TRAIN_PX_PER_MM,
@@ -61,6 +62,8 @@ MODEL_NAME = "tile-detector"
 HELD_OUT_SEEDS = range(1_000_000, 1_000_016)  # black style, as the classifier's check
 VALIDATION_SEEDS = range(900_000, 900_010)  # the training styles, unseen tables: picks the peak threshold
 SIDEWAYS_WEIGHT = 10.0
+#: The widest blur ``Recipe.blurred`` draws, in input pixels.
+DETECTOR_MOST_SIGMA = 1.0
 THRESHOLDS = (0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
 
 
@@ -84,6 +87,11 @@ class Recipe:
     stroke_share: float = 0.0  # the share of tables drawn with thicker or thinner strokes (vision.training.face_mix)
     faces: str = ""  # a tile set's enrolled faces (a folder or an enrollment file), drawn on faces_share of tables
     faces_share: float = 0.25
+    #: The share of windows blurred a little (a Gaussian, sigma 0.4 to DETECTOR_MOST_SIGMA input
+    #: pixels): at the detector's scale a tile is 8-22 px long, so a lens a little off the table
+    #: softens its strokes by a fraction of a pixel, and the shipped detector lost a tenth of
+    #: a held-out source's finds to a blur of a 25th of a tile (bench_photo_changes' defocus).
+    blurred: float = 0.0
 
 
 def main() -> None:
@@ -106,6 +114,7 @@ def main() -> None:
         "--photo-share", type=float, default=defaults.photo_share, help="share of each batch cut from photographs"
     )
     parser.add_argument("--width", type=float, default=defaults.width, help="the network's channel multiplier")
+    parser.add_argument("--blurred", type=float, default=defaults.blurred, help="share of windows blurred a little")
     parser.add_argument("--workers", type=int, default=defaults.workers, help="processes cutting windows")
     parser.add_argument("--device", default=defaults.device, help="torch device to train on (cpu, cuda)")
     parser.add_argument("--jobs", type=int, default=1, help="processes drawing the training frames")
@@ -131,6 +140,7 @@ def main() -> None:
         width=args.width,
         workers=args.workers,
         device=args.device,
+        blurred=args.blurred,
     )
     photos = checked_label_sets(args.photos)
     if args.prepare:
@@ -241,6 +251,7 @@ def windows(
             target[5] = -target[5]
         pixels[i] = image
         maps[i] = target
+    pixels = blurred(pixels, rng, recipe.blurred, most_sigma=DETECTOR_MOST_SIGMA, most_shake=0)
     return reexposed(to_tensor(pixels, MEAN, STD), rng), torch.from_numpy(maps)
 
 
