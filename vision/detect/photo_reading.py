@@ -1,6 +1,7 @@
 """A still photograph read end to end (``jantaku vision detect`` and ``eval``, the real-photo
 bench): its tiles found and read at the photograph's pixel aspect (given, or chosen by
-:mod:`vision.detect.pixel_aspect`), then those far off its typical tile size dropped
+:mod:`vision.detect.pixel_aspect`; by :func:`photo_reader`, read again turned upright when its
+rows run askew, :mod:`vision.detect.picture_turn`), then those far off its typical tile size dropped
 (:mod:`vision.detect.tile_sizes`), then its unsure finds when most of its finds are unsure
 (:mod:`vision.detect.sure_share`), then its finds when all of them are blank faces
 (:mod:`vision.detect.blank_faces`).
@@ -88,7 +89,8 @@ def photo_reader(
 ) -> Callable[[np.ndarray], AspectReading]:
     """A still photograph read as ``vision detect`` reads it with these models: :func:`read_photo`
     of :func:`~vision.detect.still_photo.detect_tiles`, the squeeze (when not given) chosen on the
-    finds as found, before a doubtful find's second cuts."""
+    finds as found, before a doubtful find's second cuts; at that squeeze a picture whose rows
+    run askew is read again turned upright (:func:`~vision.detect.picture_turn.upright_reader`)."""
 
     def settled(image: np.ndarray) -> Sequence[Detection]:
         return detect_tiles(image, classifier, finder=finder)
