@@ -17,6 +17,16 @@ def angle_of_corners(corners: np.ndarray) -> float:
     return float(np.degrees(np.arctan2(dx, -dy)) % 360.0)
 
 
+def mapped_points(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """``points`` (N×2, picture coordinates with pixel edges at whole numbers) where the 3×3
+    homography ``matrix`` puts them. The matrix maps pixel centres, as OpenCV's warps take it
+    (``warpPerspective``; an affine warp's 2×3 matrix with ``[0, 0, 1]`` below it): a corner
+    at x lies at pixel coordinate x - 0.5."""
+    shifted = np.asarray(points, np.float64).reshape(-1, 2) - 0.5
+    moved = shifted @ np.asarray(matrix, np.float64)[:, :2].T + np.asarray(matrix, np.float64)[:, 2]
+    return np.asarray(moved[:, :2] / moved[:, 2:3] + 0.5, np.float64)
+
+
 def centre(corners: np.ndarray) -> np.ndarray:
     """A quad's centre: the mean of its four corners, as ``corners.mean(axis=0)`` sums them (in
     order, in the corners' own type), without its overhead: a table reader takes a thousand a frame."""

@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from vision.eval.label_file import LabelledTile
-from vision.eval.photo_changes import PHOTO_CHANGES, PhotoChangeError, mapped_points, photo_changes, restoring
+from vision.eval.photo_changes import PHOTO_CHANGES, PhotoChangeError, photo_changes, restoring
+from vision.geometry import mapped_points
 
 
 def _picture_with_a_tile(width=200, height=200):
@@ -94,3 +95,12 @@ def test_changes_are_chosen_by_name_in_the_order_given_and_a_wrong_name_is_refus
     assert photo_changes(None)[0].name == "stored"
     with pytest.raises(PhotoChangeError, match="no photo change named upside; the changes are stored, turned-90"):
         photo_changes(["upside"])
+
+
+def test_points_are_mapped_as_opencv_maps_them_with_pixel_edges_at_whole_numbers():
+    import cv2
+
+    matrix = np.array([[0.9, 0.2, 5.0], [-0.1, 1.1, -3.0], [0.0005, -0.0003, 1.0]])
+    points = np.array([[0.0, 0.0], [100.0, 20.5], [33.3, 250.0]])
+    by_opencv = cv2.perspectiveTransform((points - 0.5).reshape(-1, 1, 2), matrix).reshape(-1, 2) + 0.5
+    assert np.allclose(mapped_points(matrix, points), by_opencv, atol=1e-9)

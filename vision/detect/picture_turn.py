@@ -31,6 +31,7 @@ import numpy as np
 
 from vision.detect.pixel_aspect import sureness, tile_belief
 from vision.detect.still_photo import Detection
+from vision.geometry import mapped_points
 from vision.weighting import weighted_median
 
 Detect = Callable[[np.ndarray], Sequence[Detection]]
@@ -131,10 +132,5 @@ def read_turned(image: np.ndarray, detect: Detect, turn: float) -> tuple[Detecti
     matrix[0, 2] += (new_width - width) / 2.0
     matrix[1, 2] += (new_height - height) / 2.0
     turned = cv2.warpAffine(image, matrix, (new_width, new_height), flags=cv2.INTER_LINEAR)
-    back = cv2.invertAffineTransform(matrix)
-    mapped = []
-    for detection in detect(turned):
-        # The matrix maps pixel centres; a corner at x lies at pixel coordinate x - 0.5.
-        corners = np.asarray(detection.corners, np.float64) - 0.5
-        mapped.append(replace(detection, corners=corners @ back[:, :2].T + back[:, 2] + 0.5))
-    return tuple(mapped)
+    back = np.vstack([cv2.invertAffineTransform(matrix), [0.0, 0.0, 1.0]])
+    return tuple(replace(d, corners=mapped_points(back, np.asarray(d.corners))) for d in detect(turned))

@@ -26,6 +26,7 @@ import numpy as np
 
 from vision.eval.label_eval import tile_width
 from vision.eval.label_file import LabelledTile
+from vision.geometry import mapped_points
 
 Box = tuple[float, float, float, float]
 
@@ -67,14 +68,6 @@ class PhotoChange:
             # A picture with no labelled tile is changed as one of 24 px wide tiles.
             image = self.pixels(image, tile_width(kept_tiles) if kept_tiles else 24.0)
         return ChangedPhoto(image, kept_tiles, kept_ignored)
-
-
-def mapped_points(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:
-    """``points`` (N×2, picture coordinates with pixel edges at whole numbers) where the 3×3
-    homography ``matrix`` (as :func:`cv2.warpPerspective` takes it) puts them."""
-    # warpPerspective maps pixel centres (i, j); a corner at x lies at pixel coordinate x - 0.5.
-    moved = cv2.perspectiveTransform(np.asarray(points, np.float64).reshape(-1, 1, 2) - 0.5, matrix)
-    return np.asarray(moved.reshape(-1, 2) + 0.5, np.float64)
 
 
 def _is_scaling(matrix: np.ndarray) -> bool:
@@ -120,9 +113,12 @@ def _turned_by(degrees: float) -> Callable[[int, int], tuple[np.ndarray, tuple[i
     return geometry
 
 
-def _scaled(factor: float) -> Callable[[int, int], tuple[np.ndarray, tuple[int, int]]]:
+def _scaled(across: float, down: float | None = None) -> Callable[[int, int], tuple[np.ndarray, tuple[int, int]]]:
+    """The width scaled by ``across`` and the height by ``down`` (by ``across`` too when None)."""
+
     def geometry(width: int, height: int) -> tuple[np.ndarray, tuple[int, int]]:
-        new_width, new_height = max(round(width * factor), 1), max(round(height * factor), 1)
+        factor_down = across if down is None else down
+        new_width, new_height = max(round(width * across), 1), max(round(height * factor_down), 1)
         # Pixel edges map to pixel edges: x_edge' = x_edge * sx, so centres go (x + 0.5) * sx - 0.5.
         sx, sy = new_width / width, new_height / height
         matrix = np.array([[sx, 0.0, 0.5 * sx - 0.5], [0.0, sy, 0.5 * sy - 0.5], [0.0, 0.0, 1.0]])
@@ -228,12 +224,7 @@ def restoring(pixel_aspect: float) -> PhotoChange:
     """A picture whose pixels show ``pixel_aspect`` times as much width as height (16/9 for a
     16:9 frame squeezed to a square) given back its true shape: its width scaled by the aspect."""
 
-    def geometry(width: int, height: int) -> tuple[np.ndarray, tuple[int, int]]:
-        new_width = max(round(width * pixel_aspect), 1)
-        sx = new_width / width
-        return np.array([[sx, 0.0, 0.5 * sx - 0.5], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]), (new_width, height)
-
-    return PhotoChange("restored", f"width scaled by {pixel_aspect:.3f}", geometry=geometry)
+    return PhotoChange("restored", f"width scaled by {pixel_aspect:.3f}", geometry=_scaled(pixel_aspect, 1.0))
 
 
 def photo_changes(names: Sequence[str] | None) -> tuple[PhotoChange, ...]:

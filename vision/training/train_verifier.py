@@ -61,8 +61,8 @@ class Recipe:
     rendered_tables: int = 150
     threads: int = 1
     init: str = ""  # a verifier's ONNX to start from (fine-tuning), its batch norms kept
-    blurred: float = 0.0  # the share of each batch's crops blurred as a camera blurs (batches.blurred)
-    recoloured: float = 0.0  # the share of each batch's crops lit by another light (batches.recoloured)
+    blurred: float = 0.0  # the share of each batch's crops blurred as a camera blurs (crop_changes.blurred)
+    recoloured: float = 0.0  # the share of each batch's crops lit by another light (crop_changes.recoloured)
 
 
 class VerifierNet(nn.Module):
