@@ -13,9 +13,11 @@ from vision.classify.crops import turned_about_centre
 from vision.detect.aspect_judge import OnnxAspectJudge
 from vision.detect.photo_reading import photo_reader
 from vision.detect.picture_turn import (
+    ACROSS_SHARE_OVER,
     ROW_FINDS_AT_LEAST,
     TURNED_AT_LEAST,
     TURNED_SURE_AT_LEAST,
+    across_share,
     edge_turns,
     read_turned,
     rows_turn,
@@ -181,3 +183,67 @@ def test_a_picture_of_fewer_finds_than_a_row_is_read_once():
     found = upright_reader(lambda picture: _box_finder(picture, calls))(image)
     assert len(found) == ROW_FINDS_AT_LEAST - 1
     assert len(calls) == 1
+
+
+def _lying_finder(image, calls=None):
+    """A finder that, like the detector on a picture turned a quarter, calls a face lying across
+    whenever its box is wider than tall, and reads such faces less surely."""
+    found = []
+    for detection in _box_finder(image, calls):
+        width, height = np.ptp(detection.corners, axis=0)
+        across = width > height
+        reading = TileReading(0, 0.6 if across else 0.95, False, False)
+        found.append(Detection(detection.corners, reading, across))
+    return found
+
+
+def test_a_picture_turned_a_quarter_is_read_again_turned_back():
+    image, faces = _row_of_faces(90.0)
+    first = _lying_finder(image)
+    assert all(d.sideways for d in first)
+    calls = []
+    found = upright_reader(lambda picture: _lying_finder(picture, calls))(image)
+    assert len(calls) == 2
+    assert len(found) == 5
+    assert not any(d.sideways for d in found)
+    assert _nearest_corner_error(found, faces) < 1.5
+    # The faces' tops point along the row's up as the picture was turned back: a quarter clockwise.
+    assert {d.angle for d in found} == {90}
+
+
+def test_a_picture_turned_a_quarter_and_askew_is_read_upright():
+    image, faces = _row_of_faces(110.0, size=(400, 400))
+    calls = []
+    found = upright_reader(lambda picture: _lying_finder(picture, calls))(image)
+    assert len(calls) == 3  # once, turned 20°, turned 110°
+    assert len(found) == 5
+    assert not any(d.sideways for d in found)
+    assert _nearest_corner_error(found, faces) < 3.0
+
+
+def test_a_row_with_a_third_or_fewer_of_its_finds_across_is_read_once():
+    image, _ = _row_of_faces(0.0)
+
+    calls: list = []
+
+    def read(picture):
+        calls.append(picture.shape)
+        found = _box_finder(picture)
+        return [Detection(d.corners, d.reading, index == 2) for index, d in enumerate(found)]
+
+    found = upright_reader(read)(image)
+    assert len(calls) == 1
+    assert across_share(found) == pytest.approx(0.2)
+    assert across_share(found) <= ACROSS_SHARE_OVER
+
+
+def test_the_quarter_turned_reading_stays_unused_when_it_is_not_surer():
+    image, _ = _row_of_faces(90.0)
+
+    def surer_lying(picture):
+        return [Detection(d.corners, TileReading(0, 0.99 if d.sideways else 0.5, False, False), d.sideways)
+                for d in _lying_finder(picture)]  # fmt: skip
+
+    found = upright_reader(surer_lying)(image)
+    assert all(d.sideways for d in found)
+    assert across_share([]) == 0.0

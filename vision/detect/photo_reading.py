@@ -21,6 +21,7 @@ from typing import Final
 import numpy as np
 
 from vision.detect.blank_faces import without_blanks_alone
+from vision.detect.face_white import light_set_right
 from vision.detect.picture_turn import upright_reader
 from vision.detect.pixel_aspect import (
     AspectJudge,
@@ -100,4 +101,7 @@ def photo_reader(
     def as_found(image: np.ndarray) -> Sequence[Detection]:
         return detect_tiles(image, classifier, finder=finder, recut_doubtful=False)
 
-    return lambda image: read_photo(image, upright, pixel_aspect, choose_with=as_found, judge=judge)
+    def read(image: np.ndarray) -> AspectReading:
+        return read_photo(image, upright, pixel_aspect, choose_with=as_found, judge=judge)
+
+    return light_set_right(read)
