@@ -86,6 +86,8 @@ def run_detect(args: argparse.Namespace) -> int:
     print(f"{args.image}: {len(detections)} tiles{squeezed}")
     if reading.set_aside:
         print("  set aside: " + "; ".join(f"{count} {why}" for why, count in reading.set_aside))
+    if reading.read_again:
+        print("  read again: " + "; ".join(reading.read_again))
     for d in detections:
         x0, y0, x1, y1 = d.box
         name = ("red " if d.reading.red else "") + d.reading.name

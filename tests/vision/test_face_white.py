@@ -15,12 +15,11 @@ from vision.detect.face_white import (
     FINDS_AT_LEAST,
     cast_of,
     face_ground,
+    light_change,
     light_colour,
-    light_set_right,
     set_right,
 )
 from vision.detect.photo_reading import photo_reader
-from vision.detect.pixel_aspect import AspectReading
 from vision.detect.still_photo import Detection
 from vision.eval.label_eval import outside_ignored, tile_width
 from vision.eval.label_file import load_ignored, load_labels
@@ -96,41 +95,14 @@ def test_surer_faces_outweigh_unsure_ones():
     assert cast_of(light_colour(image, found)) < 0.03
 
 
-def _reader(reads, confidence_of):
-    """A photograph reader that records each picture it reads and reads it as ``confidence_of`` says."""
-
-    def read(picture):
-        reads.append(picture.copy())
-        _, corners = _faces(4)
-        return AspectReading(1.0, tuple(_found(corners, confidence_of(picture))))
-
-    return read
-
-
-def _neutral_faces_surer(picture):
-    return 0.95 if cast_of(light_colour(picture, _found(_faces(4)[1]))) < 0.05 else 0.6
-
-
-def test_a_picture_under_a_neutral_light_is_read_once():
-    image, _ = _faces(4)
-    reads: list = []
-    light_set_right(_reader(reads, _neutral_faces_surer))(image)
-    assert len(reads) == 1
-
-
-def test_a_picture_under_a_coloured_light_is_read_again_set_right_and_the_surer_reading_kept():
-    image, _ = _faces(4)
+def test_only_a_coloured_light_calls_for_the_picture_to_be_set_right():
+    image, corners = _faces(4)
+    assert light_change(image, _found(corners)) is None
     warm = _lit(image, 0.7, 0.95, 1.1)
-    reads: list = []
-    reading = light_set_right(_reader(reads, _neutral_faces_surer))(warm)
-    assert len(reads) == 2
-    assert cast_of(light_colour(reads[1], _found(_faces(4)[1]))) < 0.01
-    assert {d.reading.confidence for d in reading.detections} == {0.95}
-    # the second reading not surer: the first stays
-    reads.clear()
-    kept = light_set_right(_reader(reads, lambda picture: 0.7 if len(reads) == 1 else 0.6))(warm)
-    assert len(reads) == 2
-    assert {d.reading.confidence for d in kept.detections} == {0.7}
+    righted = light_change(warm, _found(corners))
+    assert righted is not None
+    assert cast_of(light_colour(righted, _found(corners))) < 0.01
+    assert light_change(warm, _found(corners[:2])) is None  # too few finds to judge
 
 
 def _score(read, change):

@@ -1,4 +1,5 @@
 import json
+from pathlib import Path
 
 import cv2
 import pytest
@@ -158,3 +159,23 @@ def test_a_tile_free_picture_reads_no_tile_and_says_what_was_set_aside(tmp_path,
     assert why in out
     assert main(["vision", "detect", str(path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == []
+
+
+@pytest.mark.parametrize(("change", "what"), [("cool", "the light set right"), ("defocus", "sharpened")])
+def test_a_photograph_read_again_says_how(tmp_path, capsys, change, what):
+    # A real fixture photograph under a cool light, or a little out of focus: read once, then
+    # again set right or sharpened, and that reading kept.
+    from vision.eval.label_file import load_labels
+    from vision.eval.photo_changes import PHOTO_CHANGES
+
+    fixture = Path(__file__).resolve().parent / "data" / "real-photos"
+    name = "images/leo-miura-Screenshot-2025-09-20-02-48-09.jpg"
+    tiles = load_labels(fixture / "labels.json")[name]
+    path = tmp_path / f"{change}.png"
+    cv2.imwrite(str(path), PHOTO_CHANGES[change].apply(cv2.imread(str(fixture / name)), tiles, ()).image)
+    assert main(["vision", "detect", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"{path}: 9 tiles" in out
+    assert f"read again: {what}" in out
+    assert main(["vision", "detect", str(fixture / name)]) == 0
+    assert "read again" not in capsys.readouterr().out

@@ -17,9 +17,10 @@ to 0.62-0.82, under its cool one red/green to 0.68-0.87.
 So a photograph is read once; when three or more finds agree (their median, each weighted by
 how surely it is a tile read right) that the light's colour lies :data:`CAST_AT_LEAST` or more
 from :data:`FACE_GROUND`, its blue and red are scaled to bring the faces' ground there and it is
-read again. The second reading is kept only when it reads surer
-(:func:`vision.detect.pixel_aspect.sureness`). A picture with no tiles gives no finds, or too
-few, and is read once: its colours (a white wall, a yellow desk) say nothing about the light.
+read again (:data:`LIGHT_SET_RIGHT`, a second look: :mod:`vision.detect.second_looks`). The
+second reading is kept only when it reads surer (:func:`vision.detect.pixel_aspect.sureness`).
+A picture with no tiles gives no finds, or too few, and is read once: its colours (a white
+wall, a yellow desk) say nothing about the light.
 A white balance judged from the brightest part of the whole picture was tried and not kept: it
 changed most of the Chinese source's photographs as stored and made false finds on tile-free
 pictures whose brightest part is a wall (``docs/vision-history.md``).
@@ -27,13 +28,14 @@ pictures whose brightest part is a wall (``docs/vision-history.md``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Final
 
-import cv2
 import numpy as np
 
-from vision.detect.pixel_aspect import AspectReading, sureness, tile_belief
+from vision.classify.crops import crop_tile
+from vision.detect.pixel_aspect import tile_belief
+from vision.detect.second_looks import SecondLook
 from vision.detect.still_photo import Detection
 from vision.weighting import weighted_median
 
@@ -51,16 +53,14 @@ FINDS_AT_LEAST: Final = 3
 #: The share of each face's inner part, by brightness, taken as its ground (the rest is strokes).
 GROUND_SHARE: Final = 0.4
 
-_CROP_WIDTH, _CROP_HEIGHT = 24, 32
+#: The size (width, height) each face is cut at to find its ground.
+GROUND_CROP: Final = (24, 32)
 
 
 def face_ground(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
     """The mean BGR of the brightest :data:`GROUND_SHARE` of a face's inner part (its outline and
     side left out), the face cut upright from its four corners."""
-    right, bottom = _CROP_WIDTH - 1, _CROP_HEIGHT - 1
-    target = np.array([[0, 0], [right, 0], [right, bottom], [0, bottom]], np.float32)
-    matrix = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), target)
-    crop = cv2.warpPerspective(image, matrix, (_CROP_WIDTH, _CROP_HEIGHT), flags=cv2.INTER_AREA)
+    crop = crop_tile(image, np.asarray(corners, np.float64), GROUND_CROP)
     inner = crop[4:-4, 3:-3].reshape(-1, 3).astype(np.float64)
     brightness = inner.sum(axis=1)
     ground = inner[brightness >= np.quantile(brightness, 1.0 - GROUND_SHARE)]
@@ -97,16 +97,14 @@ def set_right(image: np.ndarray, light: tuple[float, float]) -> np.ndarray:
     return np.asarray(np.clip(image.astype(np.float32) * gains, 0, 255).astype(np.uint8))
 
 
-def light_set_right(read: Callable[[np.ndarray], AspectReading]) -> Callable[[np.ndarray], AspectReading]:
-    """``read`` (a still photograph's reading) that reads a picture again with its colours set
-    right when its finds show a coloured light, and keeps the surer reading (the module's doc)."""
+def light_change(image: np.ndarray, found: Sequence[Detection]) -> np.ndarray | None:
+    """``image`` with its colours set right when ``found`` shows a light :data:`CAST_AT_LEAST` or
+    more from a neutral one; else None (a :class:`vision.detect.second_looks.SecondLook`'s change)."""
+    light = light_colour(image, found)
+    if light is None or cast_of(light) < CAST_AT_LEAST:
+        return None
+    return set_right(image, light)
 
-    def read_in_light(image: np.ndarray) -> AspectReading:
-        first = read(image)
-        light = light_colour(image, first.detections)
-        if light is None or cast_of(light) < CAST_AT_LEAST:
-            return first
-        again = read(set_right(image, light))
-        return again if sureness(again.detections) > sureness(first.detections) else first
 
-    return read_in_light
+#: The second look at a photograph under a coloured light.
+LIGHT_SET_RIGHT: Final = SecondLook("the light set right (its faces showed a coloured light)", light_change)

@@ -21,7 +21,7 @@ from typing import Final
 import numpy as np
 
 from vision.detect.blank_faces import without_blanks_alone
-from vision.detect.face_white import light_set_right
+from vision.detect.face_white import LIGHT_SET_RIGHT
 from vision.detect.picture_turn import upright_reader
 from vision.detect.pixel_aspect import (
     AspectJudge,
@@ -30,6 +30,8 @@ from vision.detect.pixel_aspect import (
     detect_at_pixel_aspect,
     pixel_aspects_to_try,
 )
+from vision.detect.second_looks import with_second_looks
+from vision.detect.soft_focus import SHARPENED
 from vision.detect.still_photo import Detection, TileFinder, detect_tiles
 from vision.detect.sure_share import without_unsure_noise
 from vision.detect.tile_lie import QuadReader
@@ -91,7 +93,10 @@ def photo_reader(
     """A still photograph read as ``vision detect`` reads it with these models: :func:`read_photo`
     of :func:`~vision.detect.still_photo.detect_tiles`, the squeeze (when not given) chosen on the
     finds as found, before a doubtful find's second cuts; at that squeeze a picture whose rows
-    run askew is read again turned upright (:func:`~vision.detect.picture_turn.upright_reader`)."""
+    run askew, or most of whose finds lie across, is read again turned
+    (:func:`~vision.detect.picture_turn.upright_reader`); then a picture under a coloured light
+    is read again with its colours set right, and a soft one sharpened
+    (:mod:`vision.detect.second_looks`)."""
 
     def settled(image: np.ndarray) -> Sequence[Detection]:
         return detect_tiles(image, classifier, finder=finder)
@@ -104,4 +109,4 @@ def photo_reader(
     def read(image: np.ndarray) -> AspectReading:
         return read_photo(image, upright, pixel_aspect, choose_with=as_found, judge=judge)
 
-    return light_set_right(read)
+    return with_second_looks(read, (LIGHT_SET_RIGHT, SHARPENED))

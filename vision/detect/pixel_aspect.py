@@ -68,12 +68,14 @@ class AspectJudge(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class AspectReading:
-    """The detections (corners in the given picture's pixels) at the pixel aspect chosen, and
-    how many finds a photograph's rules set aside, by reason (:mod:`vision.detect.photo_reading`)."""
+    """The detections (corners in the given picture's pixels) at the pixel aspect chosen, how
+    many finds a photograph's rules set aside, by reason (:mod:`vision.detect.photo_reading`),
+    and what was done to the picture before the reading kept (:mod:`vision.detect.second_looks`)."""
 
     pixel_aspect: float
     detections: tuple[Detection, ...]
     set_aside: tuple[tuple[str, int], ...] = ()
+    read_again: tuple[str, ...] = ()
 
 
 def parse_pixel_aspect(text: str) -> float | None:
