@@ -12,6 +12,7 @@ from vision.detect.aspect_judge import OnnxAspectJudge
 from vision.detect.photo_reading import photo_reader
 from vision.detect.soft_focus import (
     FINDS_AT_LEAST,
+    FIRST_SURE_AT_LEAST,
     SHAKEN_AT_LEAST,
     SOFT_AT_LEAST,
     sharpened,
@@ -47,8 +48,8 @@ def _faces(count: int, scale: int = 1):
     return image, corners
 
 
-def _found(corners):
-    return [Detection(c, TileReading(0, 0.9, False, False), False) for c in corners]
+def _found(corners, confidence=0.9):
+    return [Detection(c, TileReading(0, confidence, False, False), False) for c in corners]
 
 
 def _defocused(image, share):
@@ -100,6 +101,14 @@ def test_only_a_soft_picture_of_enough_finds_is_sharpened():
     kept_again, _ = softness(again, _found(corners))
     kept_soft, _ = softness(soft, _found(corners))
     assert kept_again < kept_soft  # crisper
+
+
+def test_a_soft_picture_whose_finds_read_unsurely_is_not_sharpened():
+    # Such finds may be no tiles at all: sharpened, a tile-free scene read more of them, surer.
+    image, corners = _faces(4)
+    soft = _defocused(image, 1 / 25)
+    assert soft_change(soft, _found(corners, FIRST_SURE_AT_LEAST - 0.05)) is None
+    assert soft_change(soft, _found(corners, FIRST_SURE_AT_LEAST + 0.05)) is not None
 
 
 def test_sharpening_leaves_flat_felt_as_it_is():
