@@ -17,9 +17,9 @@ the two directions' kept shares, 0.36-0.41 against 0.11 for defocus); sharpened 
 shaken picture read surer but wrong (34-kind 0.785 -> 0.724), so it is left as it is.
 
 A picture of three finds or more read surely enough to be tiles (:data:`FIRST_SURE_AT_LEAST`),
-soft (:data:`SOFT_AT_LEAST`) and not shaken (:data:`SHAKEN_AT_LEAST`), is sharpened by an unsharp mask (:data:`SHARPENING` times the
-picture less its blur by a 33rd of the finds' median long edge) and read again; the sharpened
-reading is kept when it reads surer (:data:`SHARPENED`, a second look:
+soft (:data:`SOFT_AT_LEAST`) and not shaken (:data:`SHAKEN_AT_LEAST`), is sharpened by an
+unsharp mask (:data:`SHARPENING` times the picture less its blur by a 33rd of the finds' median
+long edge) and read again; the sharpened reading is kept when it reads surer (:data:`SHARPENED`, a second look:
 :mod:`vision.detect.second_looks`).
 """
 
