@@ -4,6 +4,7 @@ corners, read with the shipped ONNX classifier.
 
     .venv/bin/python bench/bench_table_reader.py [--tables 30] [--style regular|black] [--clean]
         [--model ONNX] [--detector ONNX] [--profile] [--differences] [--opencv-threads N] [--riichi-sticks]
+        [--change NAME]
 
 Prints frame → ``TableReading`` time (median, p95; wall clock, and the process's CPU time,
 which other work on a shared machine disturbs less), per-tile classification accuracy and
@@ -17,6 +18,8 @@ share, the network runs and the crops cut a frame. ``--differences`` prints, tab
 its seed and where its reading differs from what was drawn (to compare runs table by table).
 ``--riichi-sticks`` lays a 1 000-point stick before each riichi seat's pond, where a player
 puts it (``vision.render.riichi_sticks``); the tables are otherwise the same.
+``--change NAME`` makes a change of light or focus to every frame (``vision.eval.photo_changes``:
+``warm``, ``cool``, ``defocus``, ``shake``, ...; one that moves the picture is refused).
 ``--opencv-threads N`` sets OpenCV's thread count for the run (``cv2.setNumThreads``; by
 default OpenCV's own, one a core): the networks run on one onnxruntime thread either way.
 """
@@ -28,12 +31,14 @@ import cProfile
 import pstats
 import statistics
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier
+from vision.eval.photo_changes import PhotoChangeError, pixel_change
 from vision.find.learnt import DEFAULT_DETECTOR
 from vision.live.table_reader import TableReader
 from vision.live.table_reader.checking import differences, picked_calibration, random_overhead_camera
@@ -59,7 +64,13 @@ def main() -> None:
     parser.add_argument(
         "--riichi-sticks", action="store_true", help="a 1 000-point stick before each riichi seat's pond"
     )
+    parser.add_argument(
+        "--change",
+        help="a change of light or focus made to every frame (vision.eval.photo_changes: warm, cool, defocus, "
+        "shake, noise, jpeg-15, dark, bright, hazy)",
+    )
     args = parser.parse_args()
+    change = None if args.change is None else pixel_change(args.change)
     if args.opencv_threads is not None:
         cv2.setNumThreads(args.opencv_threads)
     classifier = OnnxTileClassifier(args.model)
@@ -77,6 +88,8 @@ def main() -> None:
             style=ArtStyle(args.style), effects=not args.clean, camera=camera, riichi_sticks=args.riichi_sticks
         )
         rendered = render_table(seed, options, layout)
+        if change is not None:
+            rendered = replace(rendered, image=change(rendered.image, 0.75 * rendered.tile_height_px))
         reader = TableReader(picked_calibration(camera), classifier, detector=args.detector)
         if profile is not None:
             profile.enable()
@@ -181,4 +194,7 @@ def _placed_tiles(reader: TableReader, rendered: RenderedTable) -> tuple[int, in
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except PhotoChangeError as error:
+        raise SystemExit(f"bench_table_reader: {error}") from None

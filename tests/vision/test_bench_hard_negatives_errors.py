@@ -39,3 +39,14 @@ def test_a_source_not_looked_at_is_refused_in_one_line(tmp_path):
     document = {"format": "jantaku-labels", "version": 1, "source": {"name": "unseen"}, "images": {}}
     labels.write_text(json.dumps(document))
     _one_line_naming(_run("--backgrounds", str(labels)), "'unseen' has not been looked at")
+
+
+def test_the_table_reader_bench_refuses_a_change_that_moves_the_picture():
+    done = subprocess.run(
+        [sys.executable, str(BENCH.parent / "bench_table_reader.py"), "--tables", "1", "--change", "turned-20"],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    _one_line_naming(done, "bench_table_reader", "turned-20", "not a change of light or focus")

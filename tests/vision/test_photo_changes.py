@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from vision.eval.label_file import LabelledTile
-from vision.eval.photo_changes import PHOTO_CHANGES, PhotoChangeError, photo_changes, restoring
+from vision.eval.photo_changes import PHOTO_CHANGES, PhotoChangeError, photo_changes, pixel_change, restoring
 from vision.geometry import mapped_points
 
 
@@ -104,3 +104,15 @@ def test_points_are_mapped_as_opencv_maps_them_with_pixel_edges_at_whole_numbers
     points = np.array([[0.0, 0.0], [100.0, 20.5], [33.3, 250.0]])
     by_opencv = cv2.perspectiveTransform((points - 0.5).reshape(-1, 1, 2), matrix).reshape(-1, 2) + 0.5
     assert np.allclose(mapped_points(matrix, points), by_opencv, atol=1e-9)
+
+
+def test_a_pixel_change_alone_is_given_for_a_calibrated_cameras_frames():
+    image = np.full((40, 60, 3), 200, np.uint8)
+    warm = pixel_change("warm")(image, 24.0)
+    assert warm.shape == image.shape
+    assert warm[0, 0].tolist() == [140, 190, 220]
+    for name in ("turned-20", "half-size", "stored"):
+        with pytest.raises(PhotoChangeError, match=f"{name} changes no pixel or moves the picture"):
+            pixel_change(name)
+    with pytest.raises(PhotoChangeError, match="no photo change named glow"):
+        pixel_change("glow")

@@ -236,3 +236,16 @@ def photo_changes(names: Sequence[str] | None) -> tuple[PhotoChange, ...]:
         known = ", ".join(PHOTO_CHANGES)
         raise PhotoChangeError(f"no photo change named {', '.join(unknown)}; the changes are {known}")
     return tuple(PHOTO_CHANGES[name] for name in names)
+
+
+def pixel_change(name: str) -> Callable[[np.ndarray, float], np.ndarray]:
+    """The change named, as a change of pixels alone (a picture's light or focus, given its tile
+    width in pixels); one that moves the picture is refused, since a calibrated camera's frames
+    must stay where the calibration has them."""
+    (change,) = photo_changes([name])
+    if change.pixels is None or change.geometry is not None:
+        moving = ", ".join(c.name for c in PHOTO_CHANGES.values() if c.geometry is not None)
+        raise PhotoChangeError(
+            f"{name} changes no pixel or moves the picture (as {moving} do), not a change of light or focus"
+        )
+    return change.pixels
