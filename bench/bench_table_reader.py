@@ -4,7 +4,7 @@ corners, read with the shipped ONNX classifier.
 
     .venv/bin/python bench/bench_table_reader.py [--tables 30] [--style regular|black] [--clean]
         [--model ONNX] [--detector ONNX] [--profile] [--differences] [--opencv-threads N] [--riichi-sticks]
-        [--change NAME]
+        [--change NAME] [--light-meter FRAMES]
 
 Prints frame → ``TableReading`` time (median, p95; wall clock, and the process's CPU time,
 which other work on a shared machine disturbs less), per-tile classification accuracy and
@@ -20,6 +20,8 @@ its seed and where its reading differs from what was drawn (to compare runs tabl
 puts it (``vision.render.riichi_sticks``); the tables are otherwise the same.
 ``--change NAME`` makes a change of light or focus to every frame (``vision.eval.photo_changes``:
 ``warm``, ``cool``, ``defocus``, ``shake``, ...; one that moves the picture is refused).
+``--light-meter FRAMES`` reads each table as a live camera's reader does, with a light meter
+(``vision.live.light_meter``) that has seen FRAMES frames of it before the one measured.
 ``--opencv-threads N`` sets OpenCV's thread count for the run (``cv2.setNumThreads``; by
 default OpenCV's own, one a core): the networks run on one onnxruntime thread either way.
 """
@@ -40,6 +42,7 @@ import numpy as np
 from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier
 from vision.eval.photo_changes import PhotoChangeError, pixel_change
 from vision.find.learnt import DEFAULT_DETECTOR
+from vision.live.light_meter import LightMeter
 from vision.live.table_reader import TableReader
 from vision.live.table_reader.checking import differences, picked_calibration, random_overhead_camera
 from vision.render.layout import random_layout
@@ -69,6 +72,12 @@ def main() -> None:
         help="a change of light or focus made to every frame (vision.eval.photo_changes: warm, cool, defocus, "
         "shake, noise, jpeg-15, dark, bright, hazy)",
     )
+    parser.add_argument(
+        "--light-meter",
+        type=int,
+        metavar="FRAMES",
+        help="read each table with a light meter, as a live camera's reader, after FRAMES frames of it",
+    )
     args = parser.parse_args()
     change = None if args.change is None else pixel_change(args.change)
     if args.opencv_threads is not None:
@@ -90,7 +99,10 @@ def main() -> None:
         rendered = render_table(seed, options, layout)
         if change is not None:
             rendered = replace(rendered, image=change(rendered.image, 0.75 * rendered.tile_height_px))
-        reader = TableReader(picked_calibration(camera), classifier, detector=args.detector)
+        light = LightMeter() if args.light_meter is not None else None
+        reader = TableReader(picked_calibration(camera), classifier, detector=args.detector, light=light)
+        for _ in range(args.light_meter or 0):
+            reader.read_image(rendered.image)  # the frames the camera saw of this table before
         if profile is not None:
             profile.enable()
         start, cpu_start = time.perf_counter(), time.process_time()

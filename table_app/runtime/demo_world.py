@@ -11,7 +11,7 @@ reads it, so the demo is as fast as the machine and never skips an act.
 ``rendered_world(pipeline)`` is the vision factory ``build_runtime(config, vision=...)`` takes;
 ``pipeline`` builds the observation source over the world's frames. ``classifier_pipeline``
 (the default) is the real one: ``vision.live.pipeline.VisionSource`` over
-``vision.live.table_reader.TableReader(calibration, OnnxTileClassifier()).read`` and
+``vision.live.table_reader.TableReader(calibration, OnnxTileClassifier(), light=LightMeter()).read`` and
 ``vision.live.tracking.Tracker()``, imported when a demo starts.
 """
 
@@ -158,6 +158,7 @@ def classifier_pipeline(world: RenderedGameSource, calibration: Calibration) -> 
     from vision.classify.classifier import OnnxTileClassifier  # noqa: PLC0415
 
     try:
+        from vision.live.light_meter import LightMeter  # noqa: PLC0415
         from vision.live.pipeline import VisionSource  # noqa: PLC0415
         from vision.live.table_reader import TableReader  # noqa: PLC0415
         from vision.live.tracking import Tracker  # noqa: PLC0415
@@ -167,7 +168,9 @@ def classifier_pipeline(world: RenderedGameSource, calibration: Calibration) -> 
             f"the vision pipeline is not in this build ({error.name} is missing): "
             "play the camera from the log instead (jantaku demo --camera log)",
         ) from error
-    source: ObservationSource = VisionSource(world, TableReader(calibration, OnnxTileClassifier()).read, Tracker())
+    # Read as a live camera's frames are (vision.live.pipeline.table_reader), its light metered.
+    reader = TableReader(calibration, OnnxTileClassifier(), light=LightMeter())
+    source: ObservationSource = VisionSource(world, reader.read, Tracker())
     return source
 
 

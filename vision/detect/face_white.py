@@ -69,8 +69,11 @@ def face_ground(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
 
 def light_colour(image: np.ndarray, found: Sequence[Detection]) -> tuple[float, float] | None:
     """The light's colour as the finds' faces show it, blue/green and red/green of their ground
-    (each ratio's median over the finds, weighted by how surely each is a tile read right); None
-    with fewer than :data:`FINDS_AT_LEAST` finds or no sure one, or a picture not in colour."""
+    (each ratio's median over the finds, weighted by how surely each is a tile read right; a
+    tile read face down left out); None with fewer than :data:`FINDS_AT_LEAST` such finds or no
+    sure one, or a picture not in colour."""
+    # A tile's back is coloured (blue, yellow, green...): only faces show the light.
+    found = [d for d in found if not d.reading.face_down]
     if image.ndim != 3 or len(found) < FINDS_AT_LEAST:
         return None
     weights = np.array([tile_belief(d) for d in found])

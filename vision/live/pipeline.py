@@ -187,12 +187,16 @@ class VisionSource:
 
 
 def table_reader(calibration: Calibration, model: Path | None = None, enrollment: Path | None = None) -> Read:
-    """The real reader (``vision.live.table_reader``): frame → calibrated top-down view → zones → tiles."""
+    """The real reader (``vision.live.table_reader``): frame → calibrated top-down view → zones →
+    tiles, the light over the table learnt from frame to frame (``vision.live.light_meter``)."""
     # Imported here: onnxruntime loads only when a camera is read.
     from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier  # noqa: PLC0415
+    from vision.live.light_meter import LightMeter  # noqa: PLC0415
     from vision.live.table_reader import TableReader  # noqa: PLC0415
 
-    reader = TableReader(calibration, OnnxTileClassifier(model or DEFAULT_MODEL, enrollment=enrollment))
+    # A light meter: the camera watches one table, whose light its faces show frame after frame.
+    classifier = OnnxTileClassifier(model or DEFAULT_MODEL, enrollment=enrollment)
+    reader = TableReader(calibration, classifier, light=LightMeter())
     read: Read = reader.read
     return read
 

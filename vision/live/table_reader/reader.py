@@ -41,6 +41,7 @@ from vision.detect.still_photo import Detection, SidewaysJudge, read_found, ship
 from vision.find.finder import FoundTile
 from vision.find.learnt import DEFAULT_DETECTOR, LearntTileFinder
 from vision.geometry import centres
+from vision.live.light_meter import LightMeter
 from vision.live.reading import SeenTile, TableReading, Zone
 from vision.live.table_reader.frame_regions import (
     MARKER_SLACK_MM,
@@ -130,7 +131,8 @@ class _Find:
 
 
 class TableReader:
-    """Reads frames of one calibrated camera; cheap to call per frame, safe to reuse."""
+    """Reads frames of one calibrated camera; cheap to call per frame, safe to reuse (with a
+    light meter, frames of one table in their order: the meter learns its light)."""
 
     def __init__(
         self,
@@ -143,8 +145,12 @@ class TableReader:
         marker_mm: float = TABLE_MARKER_MM,
         detector: Path = DEFAULT_DETECTOR,
         judge: SidewaysJudge | None = None,
+        light: LightMeter | None = None,
     ) -> None:
         self.calibration = calibration
+        # A light meter makes the reader follow the light over its table from frame to frame
+        # (``vision.live.light_meter``); without one each frame is read as it comes.
+        self.light = light
         self.classifier = classifier
         self.tile = tile
         self.distances = distances
@@ -179,19 +185,30 @@ class TableReader:
         return self.read_image(frame.image, frame.timestamp)
 
     def read_image(self, image: np.ndarray, at: float = 0.0) -> TableReading:
-        """The reading of a BGR uint8 frame of the calibration's size (``ValueError`` otherwise)."""
-        return self._assemble(_checked_against_the_set(self._read_tiles(image)), at)
+        """The reading of a BGR uint8 frame of the calibration's size (``ValueError`` otherwise);
+        with a light meter, the frame set right first and the meter moved by what it shows."""
+        self._check_frame(image)
+        if self.light is None:
+            return self._assemble(_checked_against_the_set(self._read_tiles(image)), at)
+        image = self.light.set_right(image)
+        finds = _checked_against_the_set(self._read_tiles(image))
+        faces = [Detection(t.quad, t.reading, t.found.piece.sideways) for find in finds for t in find.tiles]
+        self.light.update(image, faces)
+        return self._assemble(finds, at)
 
     def placed_tiles(self, image: np.ndarray) -> list[PlacedReading]:
-        """Every tile the reading is made of, where its crop was cut in the frame: for the
-        benchmark and debugging."""
+        """Every tile the reading is made of, where its crop was cut in the frame (set right by
+        the light meter as it stands, which this does not move): for the benchmark and debugging."""
+        self._check_frame(image)
+        if self.light is not None:
+            image = self.light.set_right(image)
         return [
             PlacedReading(tile.quad, tile.reading, tile.found.piece.sideways)
             for find in _checked_against_the_set(self._read_tiles(image))
             for tile in find.tiles
         ]
 
-    def _read_tiles(self, image: np.ndarray) -> list[_SeatFind]:
+    def _check_frame(self, image: np.ndarray) -> None:
         if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
             raise ValueError(f"table reader: expected a BGR uint8 frame, got shape {image.shape} dtype {image.dtype}")
         height, width = image.shape[:2]
@@ -200,6 +217,8 @@ class TableReader:
                 f"table reader: frame is {width}×{height}, "
                 f"but the calibration was made for {self.calibration.image_size}"
             )
+
+    def _read_tiles(self, image: np.ndarray) -> list[_SeatFind]:
         view = warp_view(image, self.view)
         masks = view_mask(view, 0.3 * self.tile.width_mm * self.tile.height_mm * self.view.px_per_mm**2)
         # What the camera does not see is neither tile nor felt: no tiles there, and its zones are unseen.
