@@ -19,8 +19,8 @@ shaken picture read surer but wrong (34-kind 0.785 -> 0.724), so it is left as i
 A picture of three finds or more read surely enough to be tiles (:data:`FIRST_SURE_AT_LEAST`),
 soft (:data:`SOFT_AT_LEAST`) and not shaken (:data:`SHAKEN_AT_LEAST`), is sharpened by an
 unsharp mask (:data:`SHARPENING` times the picture less its blur by a 33rd of the finds' median
-long edge) and read again; the sharpened reading is kept when it reads surer (:data:`SHARPENED`, a second look:
-:mod:`vision.detect.second_looks`).
+long edge) and read again; the sharpened reading is kept when it reads surer (:data:`SHARPENED`,
+a second look: :mod:`vision.detect.second_looks`).
 """
 
 from __future__ import annotations
@@ -45,7 +45,8 @@ SOFTNESS_CROP: Final = (24, 32)
 SOFTNESS_MARGIN: Final = 1.25
 #: A picture whose finds keep this share of their gradients' energy under a further blur of a
 #: pixel, or more, is soft. As stored the held-out photographs keep 0.34 (median), 0.43 at most
-#: but for one in twenty; defocused a 25th of a tile 0.52-0.55, a 50th 0.41-0.44.
+#: but for one in twenty; defocused a 25th of a tile 0.52 and 0.55 (the two sources' medians), a
+#: 50th 0.41 and 0.44.
 SOFT_AT_LEAST: Final = 0.42
 #: A picture whose finds' two directions keep shares this far apart (median |log| ratio) or
 #: further is shaken, not soft: sharpening it all round misreads it. Defocused a 25th of a tile,
