@@ -1,12 +1,11 @@
 """The light's colour read off the tiles' faces (vision.detect.face_white): a picture whose faces
 show a coloured light is read again with its colours set right, and the surer reading kept."""
 
-from pathlib import Path
-
 import cv2
 import numpy as np
 import pytest
 
+from tests.vision.fixture_photos import changed_fixture_score
 from vision.classify.classifier import OnnxTileClassifier, TileReading
 from vision.detect.aspect_judge import OnnxAspectJudge
 from vision.detect.face_white import (
@@ -21,13 +20,9 @@ from vision.detect.face_white import (
 )
 from vision.detect.photo_reading import photo_reader
 from vision.detect.still_photo import Detection
-from vision.eval.label_eval import outside_ignored, tile_width
-from vision.eval.label_file import load_ignored, load_labels
-from vision.eval.matching import DetectionScore
 from vision.eval.photo_changes import PHOTO_CHANGES
 from vision.find.learnt import LearntTileFinder
 
-FIXTURE = Path(__file__).resolve().parent / "data" / "real-photos"
 IVORY = (226, 236, 240)  # BGR: a riichi face's ground under a neutral light (blue/green 0.96, red/green 1.02)
 
 
@@ -105,17 +100,6 @@ def test_only_a_coloured_light_calls_for_the_picture_to_be_set_right():
     assert light_change(warm, _found(corners[:2])) is None  # too few finds to judge
 
 
-def _score(read, change):
-    labels_path = FIXTURE / "labels.json"
-    labels, ignored = load_labels(labels_path), load_ignored(labels_path)
-    score = DetectionScore()
-    for name, tiles in labels.items():
-        changed = change.apply(cv2.imread(str(FIXTURE / name)), tiles, ignored.get(name, ()))
-        found = outside_ignored(read(changed.image).detections, changed.ignored)
-        score.add(changed.tiles, found, tile_width(changed.tiles), 0.3)
-    return score
-
-
 def test_real_photographs_under_a_warm_or_cool_light_read_as_well_as_under_their_own():
     """The six real photographs (tests/vision/data/real-photos) under the bench's warm light (blue
     a third down, red a tenth up) and cool light (red a quarter down, blue a tenth up), as
@@ -124,9 +108,9 @@ def test_real_photographs_under_a_warm_or_cool_light_read_as_well_as_under_their
     0.987); warm 0.920 / 0.976 / 1.000 (once 0.931 / 0.953 / 0.963)."""
     classifier, finder, judge = OnnxTileClassifier(), LearntTileFinder(), OnnxAspectJudge()
     read = photo_reader(classifier, finder, judge=judge)
-    stored = _score(read, PHOTO_CHANGES["stored"])
+    stored = changed_fixture_score(lambda image: read(image).detections, PHOTO_CHANGES["stored"])
     for light in ("cool", "warm"):
-        lit = _score(read, PHOTO_CHANGES[light])
+        lit = changed_fixture_score(lambda image: read(image).detections, PHOTO_CHANGES[light])
         assert lit.truths == stored.truths == 87
         assert lit.recall >= stored.recall - 0.02, light
         assert lit.precision >= 0.97, light

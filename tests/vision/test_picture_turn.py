@@ -2,12 +2,11 @@
 the turn is measured from the tiles' edges, the finds are mapped back to the picture, and the
 turned reading is kept only when it reads surer."""
 
-from pathlib import Path
-
 import cv2
 import numpy as np
 import pytest
 
+from tests.vision.fixture_photos import changed_fixture_score
 from vision.classify.classifier import OnnxTileClassifier, TileReading
 from vision.classify.crops import turned_about_centre
 from vision.detect.aspect_judge import OnnxAspectJudge
@@ -24,13 +23,8 @@ from vision.detect.picture_turn import (
     upright_reader,
 )
 from vision.detect.still_photo import Detection
-from vision.eval.label_eval import outside_ignored, tile_width
-from vision.eval.label_file import load_ignored, load_labels
-from vision.eval.matching import DetectionScore
 from vision.eval.photo_changes import PHOTO_CHANGES
 from vision.find.learnt import LearntTileFinder
-
-FIXTURE = Path(__file__).resolve().parent / "data" / "real-photos"
 
 
 def _row_of_faces(turn: float, size=(400, 300), steps=range(-2, 3)):
@@ -134,17 +128,6 @@ def test_the_first_reading_stays_when_the_turned_one_is_not_surer():
     assert [d.reading.confidence for d in found] == [d.reading.confidence for d in _box_finder(image)]
 
 
-def _score(read, change):
-    labels_path = FIXTURE / "labels.json"
-    labels, ignored = load_labels(labels_path), load_ignored(labels_path)
-    score = DetectionScore()
-    for name, tiles in labels.items():
-        changed = change.apply(cv2.imread(str(FIXTURE / name)), tiles, ignored.get(name, ()))
-        found = outside_ignored(read(changed.image), changed.ignored)
-        score.add(changed.tiles, found, tile_width(changed.tiles), 0.3)
-    return score
-
-
 def test_real_photographs_turned_20_degrees_read_nearly_as_well_as_upright():
     """The six real photographs (tests/vision/data/real-photos) turned 20°, as ``vision detect``
     reads them. Measured: recall 0.897, precision 0.857, 34-kind 0.962 (upright: 0.920, 0.988,
@@ -153,8 +136,8 @@ def test_real_photographs_turned_20_degrees_read_nearly_as_well_as_upright():
     spines from being read again: keeping it gave precision 0.918.)"""
     classifier, finder, judge = OnnxTileClassifier(), LearntTileFinder(), OnnxAspectJudge()
     read = photo_reader(classifier, finder, judge=judge)
-    turned = _score(lambda image: read(image).detections, PHOTO_CHANGES["turned-20"])
-    upright = _score(lambda image: read(image).detections, PHOTO_CHANGES["stored"])
+    turned = changed_fixture_score(lambda image: read(image).detections, PHOTO_CHANGES["turned-20"])
+    upright = changed_fixture_score(lambda image: read(image).detections, PHOTO_CHANGES["stored"])
     assert turned.truths == upright.truths == 87
     assert turned.recall >= upright.recall - 0.05
     assert turned.kind_accuracy >= upright.kind_accuracy - 0.05

@@ -1,12 +1,11 @@
 """A soft photograph read again sharpened (vision.detect.soft_focus): how soft the finds are,
 measured in tile widths; a shaken picture told apart and left as it is."""
 
-from pathlib import Path
-
 import cv2
 import numpy as np
 import pytest
 
+from tests.vision.fixture_photos import changed_fixture_score
 from vision.classify.classifier import OnnxTileClassifier, TileReading
 from vision.detect.aspect_judge import OnnxAspectJudge
 from vision.detect.photo_reading import photo_reader
@@ -20,13 +19,8 @@ from vision.detect.soft_focus import (
     softness,
 )
 from vision.detect.still_photo import Detection
-from vision.eval.label_eval import outside_ignored, tile_width
-from vision.eval.label_file import load_ignored, load_labels
-from vision.eval.matching import DetectionScore
 from vision.eval.photo_changes import PHOTO_CHANGES
 from vision.find.learnt import LearntTileFinder
-
-FIXTURE = Path(__file__).resolve().parent / "data" / "real-photos"
 
 
 def _faces(count: int, scale: int = 1):
@@ -117,17 +111,6 @@ def test_sharpening_leaves_flat_felt_as_it_is():
     assert np.abs(again[:10, :10].astype(int) - image[:10, :10].astype(int)).max() <= 1
 
 
-def _score(read, change):
-    labels_path = FIXTURE / "labels.json"
-    labels, ignored = load_labels(labels_path), load_ignored(labels_path)
-    score = DetectionScore()
-    for name, tiles in labels.items():
-        changed = change.apply(cv2.imread(str(FIXTURE / name)), tiles, ignored.get(name, ()))
-        found = outside_ignored(read(changed.image).detections, changed.ignored)
-        score.add(changed.tiles, found, tile_width(changed.tiles), 0.3)
-    return score
-
-
 def test_real_photographs_defocused_read_nearly_as_well_as_crisp():
     """The six real photographs (tests/vision/data/real-photos) defocused as the bench defocuses
     them (a Gaussian a 25th of a tile), as ``vision detect`` reads them. Measured, recall /
@@ -135,8 +118,8 @@ def test_real_photographs_defocused_read_nearly_as_well_as_crisp():
     once without the sharpened second look 0.908 / 1.000 / 0.975."""
     classifier, finder, judge = OnnxTileClassifier(), LearntTileFinder(), OnnxAspectJudge()
     read = photo_reader(classifier, finder, judge=judge)
-    stored = _score(read, PHOTO_CHANGES["stored"])
-    soft = _score(read, PHOTO_CHANGES["defocus"])
+    stored = changed_fixture_score(lambda image: read(image).detections, PHOTO_CHANGES["stored"])
+    soft = changed_fixture_score(lambda image: read(image).detections, PHOTO_CHANGES["defocus"])
     assert soft.truths == stored.truths == 87
     assert soft.recall >= stored.recall - 0.05
     assert soft.kind_accuracy >= 0.95
