@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+import cv2
 import numpy as np
 
 from vision.classify.crops import crop_tile
@@ -96,13 +97,24 @@ def cast_of(light: tuple[float, float]) -> float:
     return max(abs(float(np.log(max(ratio, 1e-6) / neutral))) for ratio, neutral in pairs)
 
 
+def gains_setting_right(light: tuple[float, float]) -> tuple[float, float]:
+    """The blue and red gains that bring a face's ground lit by ``light`` to :data:`FACE_GROUND`."""
+    return FACE_GROUND[0] / max(light[0], 1e-6), FACE_GROUND[1] / max(light[1], 1e-6)
+
+
+def blue_and_red_scaled(image: np.ndarray, gains: tuple[float, float]) -> np.ndarray:
+    """``image`` (BGR uint8) with its blue and red scaled by ``gains`` and its green kept (so a
+    dim picture is not brightened), each level clipped and cut down to a whole one, through a
+    lookup table a channel."""
+    levels = np.arange(256, dtype=np.float32)
+    table = np.stack([levels * np.float32(gains[0]), levels, levels * np.float32(gains[1])], axis=-1)
+    return np.asarray(cv2.LUT(image, np.clip(table, 0, 255).astype(np.uint8).reshape(1, 256, 3)))
+
+
 def set_right(image: np.ndarray, light: tuple[float, float]) -> np.ndarray:
     """``image`` with its blue and red scaled so that a face's ground lit by ``light`` shows
-    :data:`FACE_GROUND` (green kept, so a dim picture is not brightened)."""
-    blue_gain = FACE_GROUND[0] / max(light[0], 1e-6)
-    red_gain = FACE_GROUND[1] / max(light[1], 1e-6)
-    gains = np.array([blue_gain, 1.0, red_gain], np.float32)
-    return np.asarray(np.clip(image.astype(np.float32) * gains, 0, 255).astype(np.uint8))
+    :data:`FACE_GROUND`."""
+    return blue_and_red_scaled(image, gains_setting_right(light))
 
 
 def light_change(image: np.ndarray, found: Sequence[Detection]) -> np.ndarray | None:

@@ -24,16 +24,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-import cv2
 import numpy as np
 
-from vision.detect.face_white import CAST_AT_LEAST, FACE_GROUND, cast_of, light_colour
+from vision.detect.face_white import CAST_AT_LEAST, blue_and_red_scaled, cast_of, gains_setting_right, light_colour
 from vision.detect.still_photo import Detection
 
 #: The share (in log) of the way to setting the last frame's light right that the gains move
 #: each frame: one odd frame (a sleeve over the faces) moves them half as far as it would.
 STEP: Final = 0.5
-#: A light the faces show within this (natural log of either ratio) of :data:`FACE_GROUND`,
+#: A light the faces show within this (natural log of either ratio) of a neutral one,
 #: after the gains, is set right: the gains stay.
 SETTLED_WITHIN: Final = 0.02
 #: The gains stay within these bounds (a frame whose faces are mostly a coloured back is no
@@ -47,7 +46,6 @@ class LightMeter:
 
     def __init__(self) -> None:
         self.gains = (1.0, 1.0)
-        self._tables: np.ndarray | None = None
 
     @property
     def neutral(self) -> bool:
@@ -55,11 +53,7 @@ class LightMeter:
 
     def set_right(self, image: np.ndarray) -> np.ndarray:
         """``image`` (BGR uint8) with its blue and red scaled by the gains (itself while neutral)."""
-        if self.neutral:
-            return image
-        if self._tables is None:
-            self._tables = _lookup_tables(self.gains)
-        return np.asarray(cv2.LUT(image, self._tables))
+        return image if self.neutral else blue_and_red_scaled(image, self.gains)
 
     def update(self, image: np.ndarray, found: Sequence[Detection]) -> None:
         """Move the gains by the light ``found``'s faces show in ``image`` (a frame already set
@@ -70,14 +64,7 @@ class LightMeter:
         cast = cast_of(light)
         if cast < SETTLED_WITHIN or (self.neutral and cast < CAST_AT_LEAST):
             return
-        blue = self.gains[0] * (FACE_GROUND[0] / max(light[0], 1e-6)) ** STEP
-        red = self.gains[1] * (FACE_GROUND[1] / max(light[1], 1e-6)) ** STEP
+        # Part of the way (in log) from the gains as they stand to those that set this frame right.
+        further = gains_setting_right(light)
+        blue, red = (gain * step**STEP for gain, step in zip(self.gains, further, strict=True))
         self.gains = (float(np.clip(blue, LEAST_GAIN, MOST_GAIN)), float(np.clip(red, LEAST_GAIN, MOST_GAIN)))
-        self._tables = None
-
-
-def _lookup_tables(gains: tuple[float, float]) -> np.ndarray:
-    """cv2.LUT's 1×256×3 table scaling blue and red by ``gains``."""
-    levels = np.arange(256, dtype=np.float32)
-    channels = [levels * gains[0], levels, levels * gains[1]]
-    return np.clip(np.round(np.stack(channels, axis=-1)), 0, 255).astype(np.uint8).reshape(1, 256, 3)
