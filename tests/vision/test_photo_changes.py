@@ -66,7 +66,9 @@ def test_restoring_a_squeezed_picture_widens_it_and_its_labels():
     assert np.ptp(changed.tiles[0].corners[:, 0]) == pytest.approx(40 * changed.image.shape[1] / 200)
 
 
-@pytest.mark.parametrize("name", ["defocus", "shake", "noise", "jpeg-15", "dark", "bright", "warm", "cool", "hazy"])
+@pytest.mark.parametrize(
+    "name", ["defocus", "shake", "shake-aslant", "noise", "jpeg-15", "dark", "bright", "warm", "cool", "hazy"]
+)
 def test_a_change_of_light_or_file_keeps_the_labels_and_changes_the_pixels(name):
     image, tile = _picture_with_a_tile()
     image[:, :, 1] = 90  # a grey-green felt, so that every change has something to change
@@ -77,6 +79,16 @@ def test_a_change_of_light_or_file_keeps_the_labels_and_changes_the_pixels(name)
     assert not np.array_equal(changed.image, image)
     again = PHOTO_CHANGES[name].apply(image, [tile])
     assert np.array_equal(again.image, changed.image)  # a bench run repeats
+
+
+def test_the_aslant_shake_smears_a_dot_along_a_line_60_degrees_from_across():
+    image = np.zeros((61, 61, 3), np.uint8)
+    image[30, 30] = 255
+    tile = LabelledTile(label=0, corners=np.array([[0, 0], [40, 0], [40, 56], [0, 56]], float), sideways=False)
+    smeared = PHOTO_CHANGES["shake-aslant"].apply(image, [tile]).image[:, :, 0]
+    ys, xs = np.nonzero(smeared)
+    assert np.degrees(np.arctan2(np.ptp(ys), np.ptp(xs))) == pytest.approx(60, abs=8)
+    assert np.hypot(np.ptp(xs), np.ptp(ys)) == pytest.approx(40 / 5, abs=1.5)  # a fifth of the tile's width
 
 
 def test_the_light_changes_go_the_way_their_names_say():

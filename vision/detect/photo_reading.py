@@ -21,6 +21,7 @@ from typing import Final
 import numpy as np
 
 from vision.detect.blank_faces import without_blanks_alone
+from vision.detect.camera_shake import UNSHAKEN
 from vision.detect.face_white import LIGHT_SET_RIGHT
 from vision.detect.picture_turn import upright_reader
 from vision.detect.pixel_aspect import (
@@ -95,8 +96,8 @@ def photo_reader(
     finds as found, before a doubtful find's second cuts; at that squeeze a picture whose rows
     run askew, or most of whose finds lie across, is read again turned
     (:func:`~vision.detect.picture_turn.upright_reader`); then a picture under a coloured light
-    is read again with its colours set right, and a soft one sharpened
-    (:mod:`vision.detect.second_looks`)."""
+    is read again with its colours set right, a shaken one with its shake undone, and a soft
+    one sharpened (:mod:`vision.detect.second_looks`)."""
 
     def settled(image: np.ndarray) -> Sequence[Detection]:
         return detect_tiles(image, classifier, finder=finder)
@@ -109,4 +110,4 @@ def photo_reader(
     def read(image: np.ndarray) -> AspectReading:
         return read_photo(image, upright, pixel_aspect, choose_with=as_found, judge=judge)
 
-    return with_second_looks(read, (LIGHT_SET_RIGHT, SHARPENED))
+    return with_second_looks(read, (LIGHT_SET_RIGHT, UNSHAKEN, SHARPENED))

@@ -157,6 +157,19 @@ def _shaken(image: np.ndarray, tile_width: float) -> np.ndarray:
     return cv2.filter2D(image, -1, kernel)
 
 
+def _shaken_aslant(image: np.ndarray, tile_width: float) -> np.ndarray:
+    # The same shake along a line 60° clockwise from across (a shake need not follow the
+    # picture's rows): the line sampled finely, each sample rounded to its pixel.
+    length = max(tile_width / 5, 2.0)
+    size = 2 * int(np.ceil(length / 2)) + 3
+    kernel = np.zeros((size, size), np.float32)
+    middle = (size - 1) / 2
+    down, across = math.sin(math.radians(60)), math.cos(math.radians(60))
+    for along in np.linspace(-length / 2, length / 2, 8 * size):
+        kernel[round(middle + along * down), round(middle + along * across)] += 1
+    return cv2.filter2D(image, -1, kernel / kernel.sum())
+
+
 def _noisy(image: np.ndarray, _tile_width: float) -> np.ndarray:
     # A small sensor in dim light; the seed is the picture's own, so a run repeats.
     random = np.random.default_rng(int(image[::17, ::13].sum()) % (2**32))
@@ -209,6 +222,7 @@ PHOTO_CHANGES: Final[Mapping[str, PhotoChange]] = {
         PhotoChange("double-size", "twice as many pixels across", geometry=_scaled(2.0)),
         PhotoChange("defocus", "blurred a 25th of a tile", pixels=_defocused),
         PhotoChange("shake", "moved a fifth of a tile across during the exposure", pixels=_shaken),
+        PhotoChange("shake-aslant", "moved a fifth of a tile at 60° to across", pixels=_shaken_aslant),
         PhotoChange("noise", "sensor noise, 12 levels", pixels=_noisy),
         PhotoChange("jpeg-15", "saved as JPEG at quality 15", pixels=_compressed),
         PhotoChange("dark", "a third of the light", pixels=_exposed(1 / 3)),
