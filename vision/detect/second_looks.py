@@ -1,12 +1,13 @@
 """A still photograph read a second time, changed as its first reading calls for.
 
 A first reading can say what is wrong with the picture: its tiles' faces show a coloured light
-(:mod:`vision.detect.face_white`), or they are soft, a lens focused off the table
+(:mod:`vision.detect.face_white`), they are smeared along a line, a camera that moved
+(:mod:`vision.detect.camera_shake`), or they are soft, a lens focused off the table
 (:mod:`vision.detect.soft_focus`). Each such :class:`SecondLook` changes the picture it is
 given (or declines), the changed picture is read again, and the second reading is kept when it
 reads surer (:func:`vision.detect.pixel_aspect.sureness`). The looks run in order, each on the
 picture whose reading was kept, so a picture both soft and coloured is set right and then
-sharpened: three readings at most with the two looks, one when neither is called for.
+sharpened: four readings at most with the three looks, one when none is called for.
 """
 
 from __future__ import annotations
