@@ -29,7 +29,9 @@ from vision.onnx_models.model_file import ModelFileError, load_model_metadata
 
 log = logging.getLogger(__name__)
 
-DEFAULT_MODEL = MODELS_DIR / "tile-classifier.onnx"
+#: The shipped classifier as it runs: the trained float model (``tile-classifier.onnx``, what
+#: training starts from) in 8-bit integers (:mod:`vision.training.quantize`).
+DEFAULT_MODEL = MODELS_DIR / "tile-classifier.int8.onnx"
 FEATURES_OUTPUT = "features"  # the pooled features the last layer reads (vision.training.features_output)
 
 
