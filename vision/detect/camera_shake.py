@@ -53,6 +53,10 @@ AROUND_FINDS: Final = 1.3
 #: further blur: a defocus keeps as much every way (the held-out Japanese photographs defocused
 #: a 25th of a tile: 1.03 at most; shaken a fifth of a tile across 1.22 or more, at 60° 1.12).
 UNEVEN_AT_LEAST: Final = 1.08
+#: The most points of the finds' surroundings the derivative's autocorrelation is summed over
+#: (spread evenly over them): a frame of large faces has millions.
+SAMPLES: Final = 60_000
+_MAP_WIDTH: Final = 1024
 #: The longest shake looked for, a share of the finds' median long edge: a shake longer than
 #: this leaves no face a person could read.
 LENGTH_AT_MOST: Final = 0.4
@@ -112,37 +116,48 @@ def shake_of(image: np.ndarray, found: Sequence[Detection]) -> Shake | None:
 def kept_shares(gray: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """For each of :data:`DIRECTIONS`, the share of the energy of the picture's derivative that
     way (inside ``mask``) that a further blur of one pixel keeps: highest along a shake."""
-    blurred = cv2.GaussianBlur(gray, (0, 0), 1.0)
-    sharp_x, sharp_y = _gradients(gray, 3)
-    soft_x, soft_y = _gradients(blurred, 3)
+    sharp = _gradient_moments(gray, mask)
+    soft = _gradient_moments(cv2.GaussianBlur(gray, (0, 0), 1.0), mask)
     shares = []
     for direction in DIRECTIONS:
         c, s = _cos_sin(direction)
-        before = c * sharp_x[mask] + s * sharp_y[mask]
-        after = c * soft_x[mask] + s * soft_y[mask]
-        shares.append(float(np.dot(after, after)) / max(float(np.dot(before, before)), 1e-9))
+        # The energy of c·gx + s·gy, from the three sums: no derivative is formed a direction.
+        weights = np.array([c * c, 2 * c * s, s * s])
+        shares.append(float(weights @ soft) / max(float(weights @ sharp), 1e-9))
     return np.asarray(shares)
 
 
 def dip_along(gray: np.ndarray, mask: np.ndarray, direction: float, longest: int) -> np.ndarray:
-    """The autocorrelation of the picture's derivative along ``direction`` (inside ``mask``) at
-    each lag of 1 to ``longest`` pixels along it, each -1 to 1."""
+    """The autocorrelation of the picture's derivative along ``direction`` (inside ``mask``; at
+    most :data:`SAMPLES` of its points, spread evenly) at each lag of 1 to ``longest`` pixels
+    along it, each -1 to 1."""
     c, s = _cos_sin(direction)
     gx, gy = _gradients(gray, 1)
     derivative = c * gx + s * gy
-    inside = derivative[mask]
+    ys, xs = np.nonzero(mask)
+    if len(xs) > SAMPLES:
+        picked = np.linspace(0, len(xs) - 1, SAMPLES).astype(np.intp)
+        ys, xs = ys[picked], xs[picked]
+    inside = derivative[ys, xs].astype(np.float64)
     energy = max(float(np.dot(inside, inside)), 1e-9)
-    height, width = gray.shape
+    # The points laid out as rows of a map (OpenCV's maps are under 32 767 wide), the last row
+    # padded with the first point, whose readings are left out.
+    count = len(xs)
+    padded = -count % _MAP_WIDTH
+    x_at = np.concatenate([xs, np.full(padded, xs[0])]).astype(np.float32).reshape(-1, _MAP_WIDTH)
+    y_at = np.concatenate([ys, np.full(padded, ys[0])]).astype(np.float32).reshape(-1, _MAP_WIDTH)
     correlation = np.empty(longest)
     for lag in range(1, longest + 1):
-        moved = cv2.warpAffine(
+        # The derivative read lag pixels further along at each point (bilinear, the region's
+        # edge reflected): only the points are read, not the whole region moved.
+        moved = cv2.remap(
             derivative,
-            np.array([[1, 0, -c * lag], [0, 1, -s * lag]], np.float32),
-            (width, height),
-            flags=cv2.INTER_LINEAR,
+            x_at + np.float32(c * lag),
+            y_at + np.float32(s * lag),
+            interpolation=cv2.INTER_LINEAR,
             borderMode=cv2.BORDER_REFLECT,
-        )
-        correlation[lag - 1] = float(np.dot(inside, moved[mask])) / energy
+        ).reshape(-1)[:count]
+        correlation[lag - 1] = float(np.dot(inside, moved)) / energy
     return correlation
 
 
@@ -198,6 +213,13 @@ def _around_finds(image: np.ndarray, found: Sequence[Detection]) -> tuple[np.nda
     for quad in quads:
         cv2.fillConvexPoly(mask, np.round(quad - (left, top)).astype(np.int32), 1)
     return cut, mask.astype(bool)
+
+
+def _gradient_moments(gray: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Σgx², Σgx·gy and Σgy² of the picture's gradient inside ``mask``."""
+    gx, gy = _gradients(gray, 3)
+    x, y = gx[mask].astype(np.float64), gy[mask].astype(np.float64)
+    return np.array([np.dot(x, x), np.dot(x, y), np.dot(y, y)])
 
 
 def _gradients(gray: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
