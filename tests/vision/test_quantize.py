@@ -12,7 +12,7 @@ import pytest
 
 from models import MODELS_DIR
 from tests.vision.fixture_photos import FIXTURE
-from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier
+from vision.classify.classifier import INT8_MODEL, OnnxTileClassifier
 from vision.classify.crops import crop_tile
 from vision.eval.label_file import load_labels
 from vision.render.renderer import RenderOptions, render_table
@@ -26,7 +26,7 @@ from vision.training.quantize import (
     write_metadata,
 )
 
-FLOAT_CLASSIFIER = MODELS_DIR / "tile-classifier.onnx"
+FLOAT_CLASSIFIER = MODELS_DIR / "tile-classifier.onnx"  # the default
 
 
 def _sha(path):
@@ -35,12 +35,12 @@ def _sha(path):
 
 def test_the_shipped_int8_classifier_is_quantized_from_the_shipped_float_one():
     # A float model trained again and not quantized again fails here.
-    assert int8_path(FLOAT_CLASSIFIER) == DEFAULT_MODEL
-    metadata = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text(encoding="utf-8"))
-    assert metadata["sha256"] == _sha(DEFAULT_MODEL)
+    assert int8_path(FLOAT_CLASSIFIER) == INT8_MODEL
+    metadata = json.loads(INT8_MODEL.with_suffix(".json").read_text(encoding="utf-8"))
+    assert metadata["sha256"] == _sha(INT8_MODEL)
     assert metadata["quantized"]["from_sha256"] == _sha(FLOAT_CLASSIFIER)
     assert metadata["quantized"]["from"] == FLOAT_CLASSIFIER.name
-    assert DEFAULT_MODEL.stat().st_size < FLOAT_CLASSIFIER.stat().st_size
+    assert INT8_MODEL.stat().st_size < FLOAT_CLASSIFIER.stat().st_size
 
 
 def _fixture_crops():
@@ -60,7 +60,7 @@ def _labels_differing(crops, a, b):
 def test_the_int8_classifier_reads_real_faces_as_the_float_one():
     crops = _fixture_crops()
     assert len(crops) == 87
-    assert _labels_differing(crops, OnnxTileClassifier(FLOAT_CLASSIFIER), OnnxTileClassifier(DEFAULT_MODEL)) <= 2
+    assert _labels_differing(crops, OnnxTileClassifier(FLOAT_CLASSIFIER), OnnxTileClassifier(INT8_MODEL)) <= 2
 
 
 def test_the_int8_classifier_reads_rendered_faces_as_the_float_one():
@@ -70,7 +70,7 @@ def test_the_int8_classifier_reads_rendered_faces_as_the_float_one():
         crops += [crop_tile(table.image, truth.corners) for truth in table.truths]
     assert len(crops) > 250
     # Measured: none of 2 611 such crops of 30 tables read otherwise.
-    assert _labels_differing(np.stack(crops), OnnxTileClassifier(FLOAT_CLASSIFIER), OnnxTileClassifier()) <= 2
+    assert _labels_differing(np.stack(crops), OnnxTileClassifier(FLOAT_CLASSIFIER), OnnxTileClassifier(INT8_MODEL)) <= 2
 
 
 def test_the_recipe_records_the_products_crops_and_writes_a_model_the_runtime_accepts(tmp_path):

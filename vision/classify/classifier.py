@@ -29,9 +29,11 @@ from vision.onnx_models.model_file import ModelFileError, load_model_metadata
 
 log = logging.getLogger(__name__)
 
-#: The shipped classifier as it runs: the trained float model (``tile-classifier.onnx``, what
-#: training starts from) in 8-bit integers (:mod:`vision.training.quantize`).
-DEFAULT_MODEL = MODELS_DIR / "tile-classifier.int8.onnx"
+DEFAULT_MODEL = MODELS_DIR / "tile-classifier.onnx"
+#: The same classifier in 8-bit integers (:mod:`vision.training.quantize`): about twice as fast
+#: a tile, for a machine that needs the time (the vision commands' ``--model``); not the
+#: default, as a few borderline readings differ (``docs/vision-history.md``, 2026-12-04).
+INT8_MODEL = MODELS_DIR / "tile-classifier.int8.onnx"
 FEATURES_OUTPUT = "features"  # the pooled features the last layer reads (vision.training.features_output)
 
 
