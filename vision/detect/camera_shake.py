@@ -101,13 +101,14 @@ def shake_of(image: np.ndarray, found: Sequence[Detection]) -> Shake | None:
     direction = DIRECTIONS[best]
     edge = float(np.median([long_edge(d.corners) for d in found]))
     longest = max(round(LENGTH_AT_MOST * edge), 2)
-    along = dip_along(gray, mask, direction, longest)
+    gradient = sampled_gradient(gray, mask)
+    along = dip_along(gradient, direction, range(1, longest + 1))
     # Long strokes across the shake anticorrelate it at their own lengths too, past the shake's
     # (a flat floor beyond it): the shake is where the correlation first reaches its floor.
     length = int(np.argmax(along <= along.min() + DIP_FLOOR)) + 1
     if length < LENGTH_AT_LEAST * edge:
         return None
-    across = dip_along(gray, mask, direction + 90.0, length)[-1]
+    (across,) = dip_along(gradient, direction + 90.0, (length,))
     if across - along[length - 1] < DIP_DEEPER_BY:
         return None
     return Shake(direction, length)
@@ -127,37 +128,53 @@ def kept_shares(gray: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return np.asarray(shares)
 
 
-def dip_along(gray: np.ndarray, mask: np.ndarray, direction: float, longest: int) -> np.ndarray:
-    """The autocorrelation of the picture's derivative along ``direction`` (inside ``mask``; at
-    most :data:`SAMPLES` of its points, spread evenly) at each lag of 1 to ``longest`` pixels
-    along it, each -1 to 1."""
-    c, s = _cos_sin(direction)
+@dataclass(frozen=True, slots=True)
+class SampledGradient:
+    """The picture's gradient (its two 1-px central differences, the whole region) and the points
+    of the mask it is summed over (at most :data:`SAMPLES`, spread evenly), laid out as rows of
+    a map for :func:`cv2.remap` (OpenCV's maps are under 32 767 wide; the last row padded with
+    the first point, whose readings are left out)."""
+
+    gx: np.ndarray
+    gy: np.ndarray
+    xs: np.ndarray
+    ys: np.ndarray
+    x_map: np.ndarray
+    y_map: np.ndarray
+
+
+def sampled_gradient(gray: np.ndarray, mask: np.ndarray) -> SampledGradient:
+    """The gradient of ``gray`` and the points of ``mask`` its correlations are summed over."""
     gx, gy = _gradients(gray, 1)
-    derivative = c * gx + s * gy
     ys, xs = np.nonzero(mask)
     if len(xs) > SAMPLES:
         picked = np.linspace(0, len(xs) - 1, SAMPLES).astype(np.intp)
         ys, xs = ys[picked], xs[picked]
-    inside = derivative[ys, xs].astype(np.float64)
+    padded = -len(xs) % _MAP_WIDTH
+    x_map = np.concatenate([xs, np.full(padded, xs[0])]).astype(np.float32).reshape(-1, _MAP_WIDTH)
+    y_map = np.concatenate([ys, np.full(padded, ys[0])]).astype(np.float32).reshape(-1, _MAP_WIDTH)
+    return SampledGradient(gx, gy, xs, ys, x_map, y_map)
+
+
+def dip_along(gradient: SampledGradient, direction: float, lags: Sequence[int]) -> np.ndarray:
+    """The autocorrelation of the picture's derivative along ``direction`` (over the sampled
+    points) at each of ``lags`` pixels along it, each -1 to 1."""
+    c, s = _cos_sin(direction)
+    derivative = c * gradient.gx + s * gradient.gy
+    inside = derivative[gradient.ys, gradient.xs].astype(np.float64)
     energy = max(float(np.dot(inside, inside)), 1e-9)
-    # The points laid out as rows of a map (OpenCV's maps are under 32 767 wide), the last row
-    # padded with the first point, whose readings are left out.
-    count = len(xs)
-    padded = -count % _MAP_WIDTH
-    x_at = np.concatenate([xs, np.full(padded, xs[0])]).astype(np.float32).reshape(-1, _MAP_WIDTH)
-    y_at = np.concatenate([ys, np.full(padded, ys[0])]).astype(np.float32).reshape(-1, _MAP_WIDTH)
-    correlation = np.empty(longest)
-    for lag in range(1, longest + 1):
+    correlation = np.empty(len(lags))
+    for index, lag in enumerate(lags):
         # The derivative read lag pixels further along at each point (bilinear, the region's
         # edge reflected): only the points are read, not the whole region moved.
         moved = cv2.remap(
             derivative,
-            x_at + np.float32(c * lag),
-            y_at + np.float32(s * lag),
+            gradient.x_map + np.float32(c * lag),
+            gradient.y_map + np.float32(s * lag),
             interpolation=cv2.INTER_LINEAR,
             borderMode=cv2.BORDER_REFLECT,
-        ).reshape(-1)[:count]
-        correlation[lag - 1] = float(np.dot(inside, moved)) / energy
+        ).reshape(-1)[: len(inside)]
+        correlation[index] = float(np.dot(inside, moved)) / energy
     return correlation
 
 
