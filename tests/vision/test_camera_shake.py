@@ -18,7 +18,7 @@ from vision.detect.camera_shake import (
 )
 from vision.detect.photo_reading import photo_reader
 from vision.detect.still_photo import Detection
-from vision.eval.photo_changes import PHOTO_CHANGES
+from vision.eval.photo_changes import PHOTO_CHANGES, smeared_along
 from vision.find.learnt import LearntTileFinder
 
 FACE = (44, 60)  # width, height
@@ -52,18 +52,6 @@ def _found(corners, confidence=0.9):
     return [Detection(c, TileReading(0, confidence, False, False), False) for c in corners]
 
 
-def _shaken(image, direction, length):
-    """``image`` smeared along a line of ``length`` px at ``direction`` degrees (the line sampled
-    finely, as the photo-changes bench's aslant shake is)."""
-    size = 2 * int(np.ceil(length / 2)) + 3
-    kernel = np.zeros((size, size), np.float32)
-    middle = (size - 1) / 2
-    radians = np.deg2rad(direction)
-    for along in np.linspace(-length / 2, length / 2, 8 * size):
-        kernel[round(middle + along * np.sin(radians)), round(middle + along * np.cos(radians))] += 1
-    return cv2.filter2D(image, -1, kernel / kernel.sum())
-
-
 def _direction_apart(a, b):
     apart = abs(a - b) % 180
     return min(apart, 180 - apart)
@@ -72,7 +60,7 @@ def _direction_apart(a, b):
 @pytest.mark.parametrize("direction", [0.0, 45.0, 60.0, 90.0, 135.0])
 def test_a_shake_is_told_from_the_finds_its_direction_and_length(direction):
     image, corners = _faces()
-    shake = shake_of(_shaken(image, direction, 12), _found(corners))
+    shake = shake_of(smeared_along(image, direction, 12), _found(corners))
     assert shake is not None
     assert _direction_apart(shake.direction, direction) <= 15
     assert abs(shake.length - 12) <= 2
@@ -87,12 +75,12 @@ def test_crisp_and_defocused_pictures_show_no_shake():
 
 def test_a_shake_shorter_than_a_stroke_is_left_alone():
     image, corners = _faces()
-    assert shake_of(_shaken(image, 0.0, 3), _found(corners)) is None
+    assert shake_of(smeared_along(image, 0.0, 3), _found(corners)) is None
 
 
 def test_too_few_or_unsure_finds_call_for_no_second_look():
     image, corners = _faces()
-    shaken = _shaken(image, 30.0, 12)
+    shaken = smeared_along(image, 30.0, 12)
     assert shake_change(shaken, _found(corners[:2])) is None
     assert shake_change(shaken, _found(corners, FIRST_SURE_AT_LEAST - 0.05)) is None
     assert shake_change(shaken, _found(corners, FIRST_SURE_AT_LEAST + 0.05)) is not None
@@ -100,7 +88,7 @@ def test_too_few_or_unsure_finds_call_for_no_second_look():
 
 def test_the_shake_undone_brings_the_faces_back():
     image, corners = _faces()
-    shaken = _shaken(image, 60.0, 12)
+    shaken = smeared_along(image, 60.0, 12)
     restored = unshaken(shaken, Shake(60.0, 12))
     assert restored.shape == image.shape
     assert restored.dtype == np.uint8
@@ -116,7 +104,7 @@ def test_the_shake_undone_brings_the_faces_back():
 
 def test_a_grey_picture_is_unshaken_as_grey():
     image, _ = _faces()
-    grey = cv2.cvtColor(_shaken(image, 0.0, 10), cv2.COLOR_BGR2GRAY)
+    grey = cv2.cvtColor(smeared_along(image, 0.0, 10), cv2.COLOR_BGR2GRAY)
     restored = unshaken(grey, Shake(0.0, 10))
     assert restored.shape == grey.shape
 

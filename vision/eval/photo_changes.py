@@ -157,17 +157,23 @@ def _shaken(image: np.ndarray, tile_width: float) -> np.ndarray:
     return cv2.filter2D(image, -1, kernel)
 
 
-def _shaken_aslant(image: np.ndarray, tile_width: float) -> np.ndarray:
-    # The same shake along a line 60° clockwise from across (a shake need not follow the
-    # picture's rows): the line sampled finely, each sample rounded to its pixel.
-    length = max(tile_width / 5, 2.0)
+def smeared_along(image: np.ndarray, direction: float, length: float) -> np.ndarray:
+    """``image`` smeared along a line of ``length`` pixels at ``direction`` degrees clockwise from
+    across, as a camera moving that way while its shutter is open smears it: the line sampled
+    finely, each sample rounded to its pixel."""
     size = 2 * int(np.ceil(length / 2)) + 3
     kernel = np.zeros((size, size), np.float32)
     middle = (size - 1) / 2
-    down, across = math.sin(math.radians(60)), math.cos(math.radians(60))
+    down, across = math.sin(math.radians(direction)), math.cos(math.radians(direction))
     for along in np.linspace(-length / 2, length / 2, 8 * size):
         kernel[round(middle + along * down), round(middle + along * across)] += 1
     return cv2.filter2D(image, -1, kernel / kernel.sum())
+
+
+def _shaken_aslant(image: np.ndarray, tile_width: float) -> np.ndarray:
+    # The same shake along a line 60° clockwise from across (a shake need not follow the
+    # picture's rows).
+    return smeared_along(image, 60.0, max(tile_width / 5, 2.0))
 
 
 def _noisy(image: np.ndarray, _tile_width: float) -> np.ndarray:
