@@ -41,6 +41,8 @@ from typing import Any, Final
 import numpy as np
 
 from models import MODELS_DIR
+from vision.json_file import read_json_object
+from vision.onnx_models.model_file import load_model_metadata
 
 log = logging.getLogger(__name__)
 
@@ -137,9 +139,9 @@ def quantized(model: Path, input_name: str, inputs: Sequence[np.ndarray], out: P
             return None if given is None else {input_name: given}
 
     # No pre-processing pass (onnxruntime's quant_pre_process): its symbolic shape inference
-    # cannot settle the models' free input sizes (a frame of any shape, a batch of any size) and
-    # needs sympy; the exported graphs have their batch norms folded already, and the quantized
-    # models read the same with it and without.
+    # could not settle the free input sizes (the detector's frame of any shape, when it was
+    # tried) and needs sympy; the exported graphs have their batch norms folded already, and
+    # the quantized models read the same with it and without.
     quantize_static(
         str(model),
         str(out),
@@ -160,14 +162,8 @@ def int8_path(model: Path) -> Path:
 def write_metadata(model: Path, built: Path, calibration: dict[str, Any]) -> dict[str, Any]:
     """``built``'s metadata: ``model``'s own, its sha256 that of ``built``, and what was quantized
     how (``quantized``); written beside ``built`` and returned."""
-    float_metadata_path = model.with_suffix(".json")
-    try:
-        metadata: dict[str, Any] = json.loads(float_metadata_path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as error:
-        raise QuantizeError(f"cannot read {float_metadata_path}: {error}") from error
-    float_sha = hashlib.sha256(model.read_bytes()).hexdigest()
-    if metadata.get("sha256") != float_sha:
-        raise QuantizeError(f"{model} does not match the sha256 in {float_metadata_path.name}")
+    metadata = load_model_metadata(model, "float model", QuantizeError)
+    float_sha = metadata["sha256"]  # the float model's, checked against its file
     metadata["sha256"] = hashlib.sha256(built.read_bytes()).hexdigest()
     metadata["quantized"] = {
         "from": model.name,
@@ -185,10 +181,7 @@ def _photos_from(label_files: Sequence[Path], count: int) -> list[tuple[str, Pat
     the name it is recorded by (its source folder's and its own)."""
     every: list[tuple[str, Path]] = []
     for labels in label_files:
-        try:
-            document = json.loads(labels.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as error:
-            raise QuantizeError(f"cannot read the label file {labels}: {error}") from error
+        document = read_json_object(labels, "label file", QuantizeError)
         every.extend(
             (f"{labels.parent.name}/{name}", labels.parent / name) for name in sorted(document.get("images", {}))
         )
