@@ -9,7 +9,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-from table_app.cli import vision_calibrate_command, vision_enroll_command, vision_eval_command, vision_watch_command
+from table_app.cli import (
+    vision_calibrate_command,
+    vision_enroll_command,
+    vision_eval_command,
+    vision_labels_command,
+    vision_watch_command,
+)
 from table_app.cli.detection_options import add_detection_options, check_detection_options, detector_from
 
 EXAMPLES = """examples:
@@ -18,6 +24,7 @@ EXAMPLES = """examples:
   jantaku vision detect table.jpg --draw found.png
   jantaku vision detect close-up.png --tile-height 120
   jantaku vision eval --labels photos/labels.json
+  jantaku vision import-labels yolo-export/ --out photos.labels.json
   jantaku vision enroll --source grid.jpg --out table.enrollment.json"""
 
 
@@ -43,6 +50,7 @@ def register(commands: Any) -> None:
     add_detection_options(detect)
     vision_calibrate_command.register(actions)
     vision_eval_command.register(actions)
+    vision_labels_command.register(actions)
     vision_enroll_command.register(actions)
     vision_watch_command.register(actions)
     parser.set_defaults(run=run)
@@ -55,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
         return vision_calibrate_command.run_markers(args)
     if args.action == "eval":
         return vision_eval_command.run_eval(args)
+    if args.action == "import-labels":
+        return vision_labels_command.run_import(args)
     if args.action == "render":
         return vision_eval_command.run_render(args)
     if args.action == "enroll":

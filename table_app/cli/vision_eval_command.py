@@ -40,7 +40,11 @@ def register(actions: Any) -> None:
     )
     evaluate.add_argument("--json", action="store_true", help="print the figures, per class and per image, as JSON")
     evaluate.add_argument(
-        "--iou", type=float, default=0.5, metavar="X", help="least box IoU for a detection to match a label (0.5)"
+        "--iou",
+        type=float,
+        metavar="X",
+        help="least box IoU for a detection to match a label (default: 0.5 for a tile labelled by its face's "
+        "corners, 0.3 for one labelled by a box, which takes in the block's top and sides as well)",
     )
     add_detection_options(evaluate)
     render = actions.add_parser(
@@ -75,11 +79,18 @@ def register(actions: Any) -> None:
 def run_eval(args: argparse.Namespace) -> int:
     # Imported here so other commands start without loading OpenCV and onnxruntime.
     from vision.detect.pixel_aspect import pixel_aspect_name  # noqa: PLC0415
-    from vision.eval.label_eval import report_json, report_lines, score_labelled_images  # noqa: PLC0415
+    from vision.eval.label_eval import (  # noqa: PLC0415
+        DEFAULT_OVERLAP,
+        OverlapRule,
+        report_json,
+        report_lines,
+        score_labelled_images,
+    )
     from vision.eval.label_file import load_ignored, load_labels  # noqa: PLC0415
 
-    if not 0.0 <= args.iou < 1.0:
+    if args.iou is not None and not 0.0 <= args.iou < 1.0:
         raise ValueError(f"--iou must be from 0 up to (not including) 1, got {args.iou}")
+    overlap = DEFAULT_OVERLAP if args.iou is None else OverlapRule.one(args.iou)
     check_detection_options(args)
     labels = load_labels(args.labels)
     if not labels:
@@ -96,12 +107,12 @@ def run_eval(args: argparse.Namespace) -> int:
             bar.advance()
             return reading.detections
 
-        score, per_image = score_labelled_images(labels, images, detect_and_count, args.iou, load_ignored(args.labels))
+        score, per_image = score_labelled_images(labels, images, detect_and_count, overlap, load_ignored(args.labels))
     if args.json:
-        print(json.dumps(report_json(score, per_image, args.iou) | {"pixel_aspects": dict(aspects.most_common())}))
+        print(json.dumps(report_json(score, per_image, overlap) | {"pixel_aspects": dict(aspects.most_common())}))
     else:
         print(f"{args.labels}:")
-        for line in report_lines(score, per_image, args.iou):
+        for line in report_lines(score, per_image, overlap):
             print(line)
         print("pixel aspect            " + ", ".join(f"{name} ×{count}" for name, count in aspects.most_common()))
     return 0

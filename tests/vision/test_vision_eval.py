@@ -6,7 +6,7 @@ import pytest
 from table_app.cli import main
 from tests.terminal import jantaku_with_stderr_on_a_terminal
 from vision.classify.labels import is_red_label, label_name
-from vision.eval.label_eval import score_labelled_images
+from vision.eval.label_eval import DEFAULT_OVERLAP, OverlapRule, report_json, report_lines, score_labelled_images
 from vision.eval.label_file import LabelFileError, LabelledTile, load_ignored, load_labels, source_name
 from vision.eval.matching import DetectionScore, match_quads
 from vision.render.labelled_set import write_rendered_set
@@ -157,6 +157,43 @@ def test_the_overlap_rule_only_removes_matches():
     score = DetectionScore()
     score.add([_Perfect(LabelledTile(0, square, None))], [_Perfect(LabelledTile(0, shifted, True))], 10.0, 0.6)
     assert (score.matched, score.truths, score.detections) == (0, 1, 1)
+
+
+def _quad(x0, y0, x1, y1):
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float64)
+
+
+def test_the_overlap_asked_of_a_box_label_is_lower_than_of_a_corner_label():
+    # A labeller's box takes in the block (face, top and sides); the finder reports the face
+    # inside it: IoU 120/252 = 0.48.
+    block, face = _quad(0, 0, 14, 18), _quad(2, 3, 12, 15)
+    boxed = LabelledTile(3, block, None, from_box=True)
+    cornered = LabelledTile(3, block, None)
+    found = [_Perfect(LabelledTile(3, face, False))]
+    assert DEFAULT_OVERLAP.for_tiles([boxed, cornered]) == [0.3, 0.5]
+    by_default = DetectionScore()
+    by_default.add([boxed], found, 14.0, DEFAULT_OVERLAP.for_tiles([boxed]))
+    assert by_default.matched == 1
+    corners = DetectionScore()
+    corners.add([cornered], found, 14.0, DEFAULT_OVERLAP.for_tiles([cornered]))
+    assert corners.matched == 0
+    one_bar = DetectionScore()
+    one_bar.add([boxed], found, 14.0, OverlapRule.one(0.5).for_tiles([boxed]))
+    assert one_bar.matched == 0
+    # One bar per true tile: the box label matches, the corner label beside it does not.
+    beside = LabelledTile(3, block + 40.0, None)
+    pairs = match_quads([block, block + 40.0], [face, face + 40.0], 14.0, DEFAULT_OVERLAP.for_tiles([boxed, beside]))
+    assert [(m.truth, m.found) for m in pairs] == [(0, 0)]
+
+
+def test_the_report_says_which_overlap_it_asked():
+    score = DetectionScore()
+    assert "box IoU ≥ 0.5 (tiles labelled by corners), ≥ 0.3 (labelled by a box)" in report_lines(
+        score, [], DEFAULT_OVERLAP
+    )[0]
+    assert "box IoU ≥ 0.4)" in report_lines(score, [], 0.4)[0]
+    assert report_json(score, [], DEFAULT_OVERLAP)["min_iou"] == {"corners": 0.5, "box": 0.3}
+    assert report_json(score, [], 0.4)["min_iou"] == 0.4
 
 
 def test_a_red_five_the_detector_missed_still_counts_as_labelled_and_not_found(rendered_set):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Final, TypeVar
 
 import numpy as np
 
@@ -15,6 +15,47 @@ from vision.eval.label_file import LabelledTile
 from vision.eval.matching import DetectionLike, DetectionScore
 
 Found = TypeVar("Found", bound=DetectionLike)
+
+
+@dataclass(frozen=True, slots=True)
+class OverlapRule:
+    """The least box IoU a detection needs with a labelled tile, by how the tile was labelled.
+
+    A tile labelled by its face's ``corners`` is the quad the finder reports, and 0.5 is the
+    usual bar. A tile labelled by a ``box`` is most often boxed whole, as a labelling tool draws
+    it: the face with the top and sides of its block that the camera sees (a standing tile seen
+    from a seat shows its top above the face). The finder reports the face: on the Japanese
+    held-out photographs the labels' boxes are a median 1.2 times the finds' boxes wide and
+    1.25 times tall, and 6% of the finds matched at 0.3 overlap their label by less than 0.5
+    (0.4% on the Chinese ones, mostly seen from above). So a box label asks 0.3; the finds' centres must still
+    lie within 0.4 tile widths of the label's."""
+
+    corners: float = 0.5
+    box: float = 0.3
+
+    @classmethod
+    def one(cls, min_iou: float) -> OverlapRule:
+        """The same bar for every tile (``vision eval --iou``)."""
+        return cls(min_iou, min_iou)
+
+    def for_tiles(self, truths: Sequence[LabelledTile]) -> list[float]:
+        return [self.box if t.from_box else self.corners for t in truths]
+
+    def describe(self) -> str:
+        if self.corners == self.box:
+            return f"box IoU ≥ {self.corners:g}"
+        return f"box IoU ≥ {self.corners:g} (tiles labelled by corners), ≥ {self.box:g} (labelled by a box)"
+
+    def as_json(self) -> float | dict[str, float]:
+        return self.corners if self.corners == self.box else {"corners": self.corners, "box": self.box}
+
+
+DEFAULT_OVERLAP: Final = OverlapRule()
+
+
+def overlap_rule(overlap: OverlapRule | float) -> OverlapRule:
+    """A rule as given, or one bar (a number) for every tile."""
+    return overlap if isinstance(overlap, OverlapRule) else OverlapRule.one(overlap)
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,18 +71,19 @@ def score_labelled_images(
     labels: Mapping[str, Sequence[LabelledTile]],
     images: Path,
     detect: Callable[[np.ndarray], Sequence[DetectionLike]],
-    min_iou: float,
+    overlap: OverlapRule | float,
     ignored: Mapping[str, Sequence[tuple[float, float, float, float]]] | None = None,
 ) -> tuple[DetectionScore, tuple[ImageScore, ...]]:
     """Run ``detect`` on each labelled image (file names relative to ``images``) and score it.
     A detection whose centre lies in one of the image's ``ignored`` boxes counts for nothing."""
+    rule = overlap_rule(overlap)
     score = DetectionScore()
     per_image = []
     for name, truths in labels.items():
         image = read_image(images / name)
         detections = outside_ignored(detect(image), (ignored or {}).get(name, ()))
         before = (score.kind_correct, score.matched)
-        matches = score.add(truths, detections, tile_width(truths), min_iou)
+        matches = score.add(truths, detections, tile_width(truths), rule.for_tiles(truths))
         per_image.append(ImageScore(name, len(truths), len(detections), len(matches), score.kind_correct - before[0]))
     return score, tuple(per_image)
 
@@ -69,7 +111,9 @@ def tile_width(truths: Sequence[LabelledTile]) -> float:
     return float(np.median(edges))
 
 
-def report_json(score: DetectionScore, per_image: Sequence[ImageScore], min_iou: float) -> dict[str, object]:
+def report_json(
+    score: DetectionScore, per_image: Sequence[ImageScore], overlap: OverlapRule | float
+) -> dict[str, object]:
     matrix = score.matrix or {}
     per_class = {
         name: {"matched": matched, "correct": correct, "found_as": dict(sorted(matrix.get(name, {}).items()))}
@@ -77,7 +121,7 @@ def report_json(score: DetectionScore, per_image: Sequence[ImageScore], min_iou:
     }
     return {
         "images": len(per_image),
-        "min_iou": min_iou,
+        "min_iou": overlap_rule(overlap).as_json(),
         "truths": score.truths,
         "detections": score.detections,
         "matched": score.matched,
@@ -107,10 +151,10 @@ def report_json(score: DetectionScore, per_image: Sequence[ImageScore], min_iou:
     }
 
 
-def report_lines(score: DetectionScore, per_image: Sequence[ImageScore], min_iou: float) -> list[str]:
+def report_lines(score: DetectionScore, per_image: Sequence[ImageScore], overlap: OverlapRule | float) -> list[str]:
     lines = [
         f"{len(per_image)} images, {score.truths} labelled tiles, {score.detections} detections "
-        f"(matched: centre within 0.4 tile widths, box IoU ≥ {min_iou:g})",
+        f"(matched: centre within 0.4 tile widths, {overlap_rule(overlap).describe()})",
         f"recall                  {score.recall:.4f}  ({score.matched}/{score.truths})",
         f"precision               {score.precision:.4f}  ({score.matched}/{score.detections})",
         f"kind accuracy (34+back) {score.kind_accuracy:.4f}  ({score.kind_correct}/{score.matched} matched)",

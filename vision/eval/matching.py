@@ -21,21 +21,26 @@ class Match:
 
 
 def match_quads(
-    truths: Sequence[np.ndarray], found: Sequence[np.ndarray], tile_width: float, min_iou: float = 0.0
+    truths: Sequence[np.ndarray],
+    found: Sequence[np.ndarray],
+    tile_width: float,
+    min_iou: float | Sequence[float] = 0.0,
 ) -> list[Match]:
     """Greedy one-to-one matching by centre distance: a detection counts for a true tile when
-    its centre lies within 0.4 tile widths of the true centre and, with ``min_iou``, their
-    bounding boxes overlap by at least that intersection over union (boxes, not quads, so that
-    labels given as boxes and detectors that only give boxes are judged alike)."""
+    its centre lies within 0.4 tile widths of the true centre and, with ``min_iou`` (one for
+    all, or one for each true tile), their bounding boxes overlap by at least that intersection
+    over union (boxes, not quads, so that labels given as boxes and detectors that only give
+    boxes are judged alike)."""
     if not truths or not found:
         return []
     truth_centres = np.array([q.mean(axis=0) for q in truths])
     found_centres = np.array([q.mean(axis=0) for q in found])
     distances = np.linalg.norm(truth_centres[:, None, :] - found_centres[None, :, :], axis=2)
     limit = 0.4 * tile_width
-    if min_iou > 0.0:
+    least = np.broadcast_to(np.asarray(min_iou, dtype=np.float64), (len(truths),))
+    if np.any(least > 0.0):
         overlaps = box_iou(np.array([bounding_box(q) for q in truths]), np.array([bounding_box(q) for q in found]))
-        distances = np.where(overlaps >= min_iou, distances, np.inf)
+        distances = np.where(overlaps >= least[:, None], distances, np.inf)
     matches: list[Match] = []
     used_truth: set[int] = set()
     used_found: set[int] = set()
@@ -94,7 +99,7 @@ class DetectionScore:
         truths: Sequence[TruthLike],
         detections: Sequence[DetectionLike],
         tile_width: float,
-        min_iou: float = 0.0,
+        min_iou: float | Sequence[float] = 0.0,
     ) -> list[Match]:
         """Score one image; returns the matches (indices into ``truths`` and ``detections``)."""
         if self.confusions is None:
