@@ -153,7 +153,7 @@ def test_names_that_name_no_tile_are_refused_with_where_and_how_to_name_them(tmp
         ("9 0.5 0.5 0.1 0.1\n", r"a.txt:1: class 9 is not one of the export's 4 names"),
         ("0 0.5 0.5 0.1\n", r"a.txt:1: expected class cx cy w h \(or a polygon\), got 3 numbers"),
         ("0 half 0.5 0.1 0.1\n", r"a.txt:1: not a YOLO line"),
-        ("0 0.5 0.5 0.1 0.1\n0 250 40 20 30\n", r"a.txt:2: a YOLO box is normalised to the image"),
+        ("0 0.5 0.5 0.1 0.1\n0 250 40 20 30\n", r"a.txt:2: box outside the image"),
     ],
 )
 def test_a_broken_yolo_line_names_the_file_and_line(tmp_path, label_text, message):

@@ -61,7 +61,12 @@ def test_yolo_lines_become_pixel_boxes_and_polygons_their_bounding_box():
 
 @pytest.mark.parametrize(
     ("line", "detail"),
-    [("3 0.5 0.5 0.1", "got 3 numbers"), ("x 0.5 0.5 0.1 0.1", "invalid literal"), ("1 0.5 0.5 1.5 0.2", "outside")],
+    [
+        ("3 0.5 0.5 0.1", "got 3 numbers"),
+        ("x 0.5 0.5 0.1 0.1", "not a YOLO line"),
+        ("1 0.5 0.5 1.5 0.2", "outside"),
+        ("1 0.5 0.5 0 0.2", "no area"),
+    ],
 )
 def test_a_bad_yolo_line_names_the_file_and_line(line, detail):
     with pytest.raises(RealPhotoError, match=rf"labels/a.txt:2: .*{detail}"):
@@ -177,8 +182,10 @@ def test_class_names_are_read_from_data_yaml_and_a_broken_list_is_named(tmp_path
     path.write_text("nc: 2\nnames: ['a', 'b']\n", encoding="utf-8")
     assert class_names(path) == ["a", "b"]
     path.write_text("nc: 2\nnames: ['a', \n", encoding="utf-8")
-    with pytest.raises(RealPhotoError, match=r"data.yaml:2: names is not a list literal"):
+    with pytest.raises(RealPhotoError, match=r"data.yaml: not a YAML file that can be read"):
         class_names(path)
+    path.write_text("nc: 2\nnames:\n  0: a\n  1: b\n", encoding="utf-8")
+    assert class_names(path) == ["a", "b"]
 
 
 def test_the_registered_sources_name_a_commit_and_a_licence_and_one_is_held_out_whole():

@@ -188,9 +188,10 @@ def test_the_overlap_asked_of_a_box_label_is_lower_than_of_a_corner_label():
 
 def test_the_report_says_which_overlap_it_asked():
     score = DetectionScore()
-    assert "box IoU ≥ 0.5 (tiles labelled by corners), ≥ 0.3 (labelled by a box)" in report_lines(
-        score, [], DEFAULT_OVERLAP
-    )[0]
+    assert (
+        "box IoU ≥ 0.5 (tiles labelled by corners), ≥ 0.3 (labelled by a box)"
+        in report_lines(score, [], DEFAULT_OVERLAP)[0]
+    )
     assert "box IoU ≥ 0.4)" in report_lines(score, [], 0.4)[0]
     assert report_json(score, [], DEFAULT_OVERLAP)["min_iou"] == {"corners": 0.5, "box": 0.3}
     assert report_json(score, [], 0.4)["min_iou"] == 0.4

@@ -72,7 +72,7 @@ def read_export(source: Path) -> Export:
         raise LabelImportError(f"{source}: does not exist")
     if source.is_file():
         if source.suffix.lower() in (".yaml", ".yml"):
-            return _read_yolo(source.parent, _yaml_names(source) or [])
+            return _read_yolo(source.parent, yaml_class_names(source) or [])
         if source.suffix.lower() == ".json":
             return _read_coco_files(source, [source])
         if source.suffix.lower() == ".xml":
@@ -80,7 +80,7 @@ def read_export(source: Path) -> Export:
         raise LabelImportError(f"{source}: not a data.yaml, a COCO .json or a VOC .xml; give the export's folder")
     yamls = sorted(p for p in source.glob("*.y*ml") if p.suffix.lower() in (".yaml", ".yml"))
     for path in yamls:
-        names = _yaml_names(path, required=False)
+        names = yaml_class_names(path, required=False)
         if names is not None:
             return _read_yolo(source, names)
     for name in _YOLO_NAME_FILES:
@@ -101,7 +101,9 @@ def read_export(source: Path) -> Export:
 # --- YOLO -------------------------------------------------------------------------------
 
 
-def _yaml_names(path: Path, *, required: bool = True) -> list[str] | None:
+def yaml_class_names(path: Path, *, required: bool = True) -> list[str] | None:
+    """A YOLO export's class names: ``data.yaml``'s ``names``, a list or ``{index: name}``
+    (``None`` where it has none and ``required`` is false)."""
     import yaml  # noqa: PLC0415 - only this format needs it
 
     try:
@@ -148,7 +150,7 @@ def _read_yolo(root: Path, names: list[str]) -> Export:
             parts = line.split()
             if not parts:
                 continue
-            cls, box = _yolo_line(parts, width, height, where)
+            cls, box = yolo_line_box(parts, width, height, where)
             if not 0 <= cls < len(names):
                 raise LabelImportError(f"{where}: class {cls} is not one of the export's {len(names)} names")
             _add_box(export, boxes, names[cls], box, where)
@@ -172,23 +174,26 @@ def _yolo_label_path(image_path: Path) -> Path | None:
     return same if same.is_file() else None
 
 
-def _yolo_line(parts: list[str], width: int, height: int, where: str) -> tuple[int, Box]:
+def yolo_line_box(parts: Sequence[str], width: int, height: int, where: str) -> tuple[int, Box]:
+    """``(class, (x0, y0, x1, y1))`` in pixels, inside the image, from one YOLO label line's
+    words: ``class cx cy w h`` normalised, or ``class x y x y ...`` (a polygon: its box)."""
     try:
         cls = int(parts[0])
         values = [float(p) for p in parts[1:]]
-    except ValueError:
-        raise LabelImportError(f"{where}: not a YOLO line (class cx cy w h, numbers): {' '.join(parts)!r}") from None
+    except ValueError as error:
+        raise LabelImportError(f"{where}: not a YOLO line ({error}): {' '.join(parts)!r}") from None
     if len(values) == 4:
         cx, cy, w, h = values
         x0, y0, x1, y1 = cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2
     elif len(values) >= 6 and len(values) % 2 == 0:  # a polygon (segmentation export): its box
         xs, ys = values[0::2], values[1::2]
         x0, y0, x1, y1 = min(xs), min(ys), max(xs), max(ys)
+        cx, cy, w, h = (x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0
     else:
         raise LabelImportError(f"{where}: expected class cx cy w h (or a polygon), got {len(values)} numbers")
-    if not all(math.isfinite(v) and -0.05 <= v <= 1.05 for v in (x0, y0, x1, y1)):
-        raise LabelImportError(f"{where}: a YOLO box is normalised to the image (0..1): {' '.join(parts)!r}")
-    return cls, (x0 * width, y0 * height, x1 * width, y1 * height)
+    if not (0 <= w <= 1.0001 and 0 <= h <= 1.0001 and -0.01 <= cx <= 1.01 and -0.01 <= cy <= 1.01):
+        raise LabelImportError(f"{where}: box outside the image (YOLO boxes are normalised, 0..1): {' '.join(parts)!r}")
+    return cls, (max(0.0, x0 * width), max(0.0, y0 * height), min(width, x1 * width), min(height, y1 * height))
 
 
 # --- COCO -------------------------------------------------------------------------------

@@ -24,7 +24,6 @@ No torch here: the data card's recipe and tests run without the ``train`` extra.
 from __future__ import annotations
 
 import argparse
-import ast
 import hashlib
 import json
 import logging
@@ -35,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from vision.eval import label_import
 from vision.json_file import read_json_object
 from vision.training import red_five_marks, sideways_marks
 from vision.training.photo_marks import MarksError
@@ -134,45 +134,29 @@ HELD_OUT_ONE_IN: Final = 3
 
 
 def class_names(data_yaml: Path) -> list[str]:
-    """The ``names: [...]`` list of a Roboflow ``data.yaml`` (no YAML library: the line is a Python literal)."""
-    for number, line in enumerate(data_yaml.read_text(encoding="utf-8").splitlines(), start=1):
-        if line.startswith("names:"):
-            try:
-                names = ast.literal_eval(line.split(":", 1)[1].strip())
-            except (SyntaxError, ValueError) as error:
-                raise RealPhotoError(f"{data_yaml}:{number}: names is not a list literal: {error}") from None
-            if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-                raise RealPhotoError(f"{data_yaml}:{number}: names must be a list of strings")
-            return names
-    raise RealPhotoError(f"{data_yaml}: no names: line")
+    """The class names of a Roboflow export's ``data.yaml`` (:func:`label_import.yaml_class_names`)."""
+    try:
+        return label_import.yaml_class_names(data_yaml) or []
+    except label_import.LabelImportError as error:
+        raise RealPhotoError(str(error)) from None
 
 
 def yolo_boxes(text: str, width: int, height: int, where: str) -> list[tuple[int, list[float]]]:
-    """``(class, [x0, y0, x1, y1])`` in pixels from a YOLO label file's text."""
+    """``(class, [x0, y0, x1, y1])`` in pixels, to a tenth, from a YOLO label file's text
+    (:func:`label_import.yolo_line_box`); a box of no area is refused."""
     boxes = []
     for number, line in enumerate(text.splitlines(), start=1):
         parts = line.split()
         if not parts:
             continue
         try:
-            cls = int(parts[0])
-            values = [float(p) for p in parts[1:]]
-            if len(values) == 4:
-                cx, cy, w, h = values
-            elif len(values) >= 6 and len(values) % 2 == 0:  # a polygon (segmentation export): its box
-                xs, ys = values[0::2], values[1::2]
-                cx, cy, w, h = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2, max(xs) - min(xs), max(ys) - min(ys)
-            else:
-                raise ValueError(f"expected a box (4 numbers) or a polygon, got {len(values)} numbers")
-        except ValueError as error:
-            raise RealPhotoError(f"{where}:{number}: not a YOLO label line ({error}): {line!r}") from None
-        if not (0 < w <= 1.0001 and 0 < h <= 1.0001 and -0.01 <= cx <= 1.01 and -0.01 <= cy <= 1.01):
-            raise RealPhotoError(f"{where}:{number}: box outside the image: {line!r}")
-        x0, x1 = (cx - w / 2) * width, (cx + w / 2) * width
-        y0, y1 = (cy - h / 2) * height, (cy + h / 2) * height
-        boxes.append(
-            (cls, [round(max(0.0, x0), 1), round(max(0.0, y0), 1), round(min(width, x1), 1), round(min(height, y1), 1)])
-        )
+            cls, box = label_import.yolo_line_box(parts, width, height, f"{where}:{number}")
+        except label_import.LabelImportError as error:
+            raise RealPhotoError(str(error)) from None
+        x0, y0, x1, y1 = (round(v, 1) for v in box)
+        if not (x1 > x0 and y1 > y0):
+            raise RealPhotoError(f"{where}:{number}: a box of no area: {line!r}")
+        boxes.append((cls, [x0, y0, x1, y1]))
     return boxes
 
 
