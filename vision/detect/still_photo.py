@@ -123,21 +123,28 @@ def make_finder(
     tile_size: TileSize | None = None,
     model: Path | None = None,
     verifier: Path | None = DEFAULT_VERIFIER,
+    *,
+    half_octaves: bool = True,
 ) -> TileFinder:
     """The finder called ``name`` (one of :data:`FINDERS`) with a known ``tile_size`` if given;
-    ``model``: another detector model for the learnt one, ``verifier`` its tile verifier (None: none)."""
+    ``model``: another detector model for the learnt one, ``verifier`` its tile verifier (None: none).
+    ``half_octaves``: a photograph of unknown tile size is looked at on a second pyramid a half
+    octave off the first (``LearntTileFinder``); the training recipes of the shipped models ran
+    without it and ask for that, so that a rebuild reads what they read."""
     if name == "classic":
         return ClassicTileFinder(tile_size)
     if name == "learnt":
         height = tile_size.height if tile_size else None
-        return LearntTileFinder(model or DEFAULT_DETECTOR, tile_height=height, verifier=verifier)
+        return LearntTileFinder(
+            model or DEFAULT_DETECTOR, tile_height=height, verifier=verifier, half_octaves=half_octaves
+        )
     raise ValueError(f"no tile finder called {name!r}: choose one of {', '.join(FINDERS)}")
 
 
 @functools.lru_cache(maxsize=4)
-def shipped_learnt_finder(tile_size: TileSize | None = None) -> TileFinder:
+def shipped_learnt_finder(tile_size: TileSize | None = None, *, half_octaves: bool = True) -> TileFinder:
     """The shipped learnt detector (at ``tile_size``'s scale when given), loaded once, not per frame."""
-    return make_finder("learnt", tile_size)
+    return make_finder("learnt", tile_size, half_octaves=half_octaves)
 
 
 @functools.lru_cache(maxsize=1)

@@ -54,6 +54,17 @@ _LONG_SIDE_RANGE: Final = (64, 2048)
 #: comes out in ``PYRAMID_KEEP_PX`` (the finest look keeps every smaller one too, the coarsest
 #: every longer one): one pyramid finds tiles 15 to 400 px long in one frame, with no hint.
 PYRAMID_KEEP_PX: Final = (12.0, 24.0)
+#: With ``half_octaves``, a second pyramid of looks each 1/√2 of the first's: every tile is
+#: seen at two sizes a half octave apart, and a face the network is unsure of at one (a
+#: standing tile a little longer than training's, at a look's edge) is often plain at the other.
+HALF_OCTAVE: Final = 2**-0.5
+#: A find of the second pyramid where the first found nothing must be this sure a face (the
+#: verifier's score): the second pyramid's own finds on a table's clutter (a keyboard's keys,
+#: a tray of sticks) are mostly unsure ones. Chosen on training material (150 `alanchoi`
+#: training photographs, 60 rendered tile-free scenes and 60 with the table's things, seeds
+#: 5 100 000+ and 5 600 000+): it halves the clutter's extra finds and keeps 90% of the real
+#: tiles only the second pyramid finds (docs/vision-history.md).
+HALF_OCTAVE_ALONE_FACE_SCORE: Final = 0.3
 #: Two looks' tiles whose centres lie closer than this share of the shorter face's short
 #: edge are one tile; the surer peak stays.
 _SAME_TILE: Final = 0.6
@@ -97,11 +108,15 @@ class LearntTileFinder:
         threshold: float | None = None,
         tile_height: float | None = None,
         verifier: Path | None = DEFAULT_VERIFIER,
+        half_octaves: bool = False,
     ):
         """``tile_height``: a face's long edge in frame pixels, when known; it sets the scale
         the frame is looked at (else the model's input size, with a second look for close-ups).
         ``verifier``: the tile verifier model that looks again at every find and drops what is
-        no tile's face (:mod:`vision.classify.verifier`); None finds without it."""
+        no tile's face (:mod:`vision.classify.verifier`); None finds without it.
+        ``half_octaves``: a frame looked at on a pyramid (no ``tile_height``) is looked at on a
+        second one, each look a half octave (1/√2) smaller than the first's (:data:`HALF_OCTAVE`):
+        twice the network's time, for tiles it is unsure of at one size."""
         metadata = _load_metadata(model_path)
         self.verifier = OnnxTileVerifier(verifier, threads=threads) if verifier is not None else None
         self.sha256 = str(metadata["sha256"])
@@ -111,6 +126,7 @@ class LearntTileFinder:
         self._input_name = self._session.get_inputs()[0].name
         self.tile_height = tile_height
         self.pyramid = metadata.get("looks") == "pyramid"
+        self.half_octaves = half_octaves
         log.debug("loaded tile detector %s", model_path)
 
     def find(self, image: np.ndarray) -> FindResult:
@@ -189,7 +205,17 @@ class LearntTileFinder:
         self, image: np.ndarray, first: int, initial: list[_Look], first_scaled: _Scaled
     ) -> FindResult:
         """Looks at ``first`` and each half of it down to the smallest input, each keeping the
-        tiles of its own scale (``initial``: the finds of the look at the model's long side)."""
+        tiles of its own scale (``initial``: the finds of the look at the model's long side);
+        with ``half_octaves``, at a second such pyramid from ``first`` / √2 too."""
+        tiles = self._pyramid_tiles(image, first, initial, first_scaled)
+        shifted = round(first * HALF_OCTAVE)
+        if self.half_octaves and shifted >= _LONG_SIDE_RANGE[0]:
+            tiles += _alone_if_sure(self._pyramid_tiles(image, shifted, [], None), tiles, HALF_OCTAVE_ALONE_FACE_SCORE)
+        return _result(_one_per_tile(tiles))
+
+    def _pyramid_tiles(
+        self, image: np.ndarray, first: int, initial: list[_Look], first_scaled: _Scaled | None
+    ) -> list[_Look]:
         longest = max(image.shape[:2])
         source: _Scaled | None = None
         looks = [first]
@@ -199,7 +225,8 @@ class LearntTileFinder:
         for index, long_side in enumerate(looks):
             low = 0.0 if index == 0 else PYRAMID_KEEP_PX[0]
             high = float("inf") if index == len(looks) - 1 else PYRAMID_KEEP_PX[1]
-            if long_side == self.long_side:  # the look already taken: its finds, kept as this look keeps them
+            if long_side == self.long_side and first_scaled is not None:
+                # the look already taken: its finds, kept as this look keeps them
                 tiles.extend(t for t in initial if low <= t.long * long_side / longest < high)
                 source = first_scaled
             else:
@@ -208,7 +235,7 @@ class LearntTileFinder:
                 found, source = self._look(image, long_side, (low, high), source)
                 tiles.extend(self._verified(image, found))
         log.debug("pyramid of looks at %s px", looks)
-        return _result(_one_per_tile(tiles))
+        return tiles
 
     def _look(
         self,
@@ -311,6 +338,22 @@ class _Look:
     long: float
     short: float
     score: float
+
+
+def _alone_if_sure(extra: list[_Look], tiles: list[_Look], least_face_score: float) -> list[_Look]:
+    """The ``extra`` finds that lie where one of ``tiles`` lies, and those apart from every one
+    of them whose verifier score is at least ``least_face_score`` (all, with no verifier)."""
+    if not extra or not tiles:
+        return [t for t in extra if t.tile.face_score is None or t.tile.face_score >= least_face_score]
+    centres = quad_centres([t.tile.corners for t in tiles])
+    shorts = np.array([t.short for t in tiles])
+    kept = []
+    for find in extra:
+        apart = np.linalg.norm(centres - find.tile.corners.mean(axis=0), axis=1)
+        near = bool(np.any(apart < _SAME_TILE * np.minimum(shorts, find.short)))
+        if near or find.tile.face_score is None or find.tile.face_score >= least_face_score:
+            kept.append(find)
+    return kept
 
 
 def _one_per_tile(tiles: list[_Look]) -> list[_Look]:

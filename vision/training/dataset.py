@@ -116,7 +116,7 @@ def _finder_crops(image: np.ndarray, truths: tuple[TileTruth, ...]) -> list[tupl
     tile that matches a true one; quads turned a quarter from the truth are left out."""
     if not truths:
         return []
-    found = shipped_learnt_finder().find(image).tiles
+    found = shipped_learnt_finder(half_octaves=False).find(image).tiles
     width = float(np.median([np.linalg.norm(t.corners[1] - t.corners[0]) for t in truths]))
     crops = []
     for match in match_quads([t.corners for t in truths], [f.corners for f in found], width):

@@ -87,7 +87,7 @@ def shipped_read(classifier_model: Path | None = None) -> Read:
     from vision.detect.aspect_judge import OnnxAspectJudge  # noqa: PLC0415
 
     classifier = OnnxTileClassifier(classifier_model or DEFAULT_MODEL)
-    reader = photo_reader(classifier, shipped_learnt_finder(), judge=OnnxAspectJudge())
+    reader = photo_reader(classifier, shipped_learnt_finder(half_octaves=False), judge=OnnxAspectJudge())
     return lambda image: reader(image).detections
 
 

@@ -100,7 +100,7 @@ def record_inputs(photos: Sequence[Path], seat_views: int, tables: int, classifi
     # The session is the classifier's own (private to its class): wrapped here, the recipe sees
     # exactly the crops the product's code gives it, re-cuts and turned cuts included.
     reader._session = _RecordingSession(reader._session, recorded, CLASSIFIER_EVERY, CLASSIFIER_CROPS)
-    read = photo_reader(reader, make_finder("learnt"))
+    read = photo_reader(reader, make_finder("learnt", half_octaves=False))  # as the shipped build was made
     for path in photos:
         read(read_image(path))
     for seed in range(SEAT_VIEW_SEEDS, SEAT_VIEW_SEEDS + seat_views):

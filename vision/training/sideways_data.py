@@ -77,7 +77,7 @@ def table_crops(
     crops: list[np.ndarray] = []
     labels: list[bool] = []
     found_flags: list[bool] = []
-    found = shipped_learnt_finder().find(table.image).tiles
+    found = shipped_learnt_finder(half_octaves=False).find(table.image).tiles
     if found and table.truths:
         quads, calls = [f.corners for f in found], [f.sideways for f in found]
         tile_long = tile_long_of(quads)

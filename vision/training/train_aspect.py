@@ -169,7 +169,7 @@ def known_squeeze_choice(judge: OnnxAspectJudge, seeds: range = KNOWN_SQUEEZE_SE
     """How often the true squeeze of :func:`~vision.training.aspect_data.known_squeezes` is kept,
     with the shipped detector and classifier, by the surest reading alone and with the judge."""
     classifier = OnnxTileClassifier()
-    finder = make_finder("learnt")
+    finder = make_finder("learnt", half_octaves=False)
     pictures = known_squeezes(seeds)
     right = {"sureness": 0, "judge": 0}
 
