@@ -11,11 +11,18 @@ from tests.vision.finder_counts import count_finds
 from vision.classify.classifier import OnnxTileClassifier
 from vision.detect.aspect_judge import OnnxAspectJudge
 from vision.detect.photo_reading import photo_reader
-from vision.detect.still_photo import detect_tiles, make_finder, shipped_learnt_finder
+from vision.detect.still_photo import detect_tiles, make_finder, read_found, shipped_learnt_finder
 from vision.eval.label_eval import score_labelled_images
 from vision.eval.label_file import load_ignored, load_labels
 from vision.find.finder import FoundTile
-from vision.find.learnt import HALF_OCTAVE_ALONE_FACE_SCORE, LearntTileFinder, _alone_if_sure, _Look, _one_per_tile
+from vision.find.learnt import (
+    HALF_OCTAVE_ALONE_CONFIDENCE,
+    HALF_OCTAVE_ALONE_FACE_SCORE,
+    LearntTileFinder,
+    _alone_if_sure,
+    _Look,
+    _one_per_tile,
+)
 from vision.render.renderer import RenderOptions, render_table
 from vision.render.tile_art import ArtStyle
 
@@ -136,9 +143,27 @@ def test_a_find_of_the_second_pyramid_alone_must_be_a_sure_face():
     ]
     kept = _alone_if_sure(second, first, HALF_OCTAVE_ALONE_FACE_SCORE)
     assert [float(k.tile.corners[:, 0].mean()) for k in kept] == [2.0, 80.0, 120.0]
+    assert [k.tile.second_look_only for k in kept] == [False, True, True]
     assert [float(k.tile.corners[:, 0].mean()) for k in _alone_if_sure(second, [], 0.3)] == [80.0, 120.0]
 
 
 def test_two_looks_at_one_tile_keep_the_surer_and_neighbours_both_stay():
     kept = _one_per_tile([_look(0.0, 0.5), _look(3.0, 0.9), _look(21.0, 0.6)])
     assert [(float(k.tile.corners[:, 0].mean()), k.score) for k in kept] == [(3.0, 0.9), (21.0, 0.6)]
+
+
+def test_a_second_looks_find_alone_stands_only_when_it_reads_surely():
+    table = render_table(3_300_000, RenderOptions(size=(960, 540), style=ArtStyle.BLACK, px_per_mm=(1.8, 1.8)))
+    tiles = [np.asarray(truth.corners, np.float64) for truth in table.truths[:5]]
+    h = table.tile_height_px
+    felt = np.array([[20, 20], [20 + 0.75 * h, 20], [20 + 0.75 * h, 20 + h], [20, 20 + h]], np.float64)
+    classifier = OnnxTileClassifier()
+
+    def read(second_look_only: bool) -> list[float]:
+        found = [FoundTile(q, False, 0.9, second_look_only=second_look_only) for q in [*tiles, felt]]
+        return [d.reading.confidence for d in read_found(table.image, classifier, found)]
+
+    as_first_look = read(False)
+    assert len(as_first_look) == 6
+    assert as_first_look[-1] < HALF_OCTAVE_ALONE_CONFIDENCE  # the felt, kept: the first look's finds all stand
+    assert read(True) == as_first_look[:5]  # the tiles read surely stand, the felt goes

@@ -22,7 +22,7 @@ from vision.detect.tile_lie import QuadReader, TileLie, settle_lies
 from vision.detect.tile_phase import rephase
 from vision.detect.tile_skew import unskew
 from vision.find.finder import FindResult, FoundTile, find_tiles
-from vision.find.learnt import DEFAULT_DETECTOR, LearntTileFinder
+from vision.find.learnt import DEFAULT_DETECTOR, HALF_OCTAVE_ALONE_CONFIDENCE, LearntTileFinder
 from vision.find.seams import TileSize
 from vision.geometry import angle_of_corners, bounding_box, centre
 from vision.image_size import oversize
@@ -220,11 +220,12 @@ def read_found(
     lies = rephase(image, classifier, lies)
     if recut_doubtful and row_axes is None:
         lies = read_inset(image, classifier, unskew(image, classifier, lies))
-    face_scores = _face_scores_of(found, lies)
     detections = []
-    for lie, face_score in zip(lies, face_scores, strict=True):
+    for lie, find in zip(lies, _finds_of(found, lies), strict=True):
+        if find.second_look_only and lie.reading.confidence < HALF_OCTAVE_ALONE_CONFIDENCE:
+            continue  # a second look's find where the first saw nothing, read unsurely: clutter
         corners = turned_half(lie.corners) if lie.reading.upside_down else lie.corners
-        detections.append(Detection(corners, lie.reading, lie.sideways, face_score))
+        detections.append(Detection(corners, lie.reading, lie.sideways, find.face_score))
     log.debug("detected %d tiles", len(detections))
     return tuple(detections)
 
@@ -251,12 +252,13 @@ def _judged(
     return quads, calls
 
 
-def _face_scores_of(found: Sequence[FoundTile], lies: Sequence[TileLie]) -> list[float | None]:
-    """Each lie's find's verifier score. Settling turns and nudges a find's quad, and a doubtful
-    one may be cut again a little aside, so a lie is matched to the find nearest its centre."""
-    if not lies or all(tile.face_score is None for tile in found):
-        return [None] * len(lies)
+def _finds_of(found: Sequence[FoundTile], lies: Sequence[TileLie]) -> list[FoundTile]:
+    """Each lie's find (its verifier score, how it was found). Settling turns and nudges a
+    find's quad, and a doubtful one may be cut again a little aside, so a lie is matched to the
+    find nearest its centre."""
+    if not lies:
+        return []
     found_centres = np.array([centre(tile.corners) for tile in found])
     lie_centres = np.array([centre(lie.corners) for lie in lies])
     nearest = np.linalg.norm(lie_centres[:, None, :] - found_centres[None, :, :], axis=2).argmin(axis=1)
-    return [found[at].face_score for at in nearest.tolist()]
+    return [found[at] for at in nearest.tolist()]

@@ -44,6 +44,9 @@ class FoundTile:
     sideways: bool  # lies with its long edge along its row (a riichi discard, a called tile)
     #: The tile verifier's belief (0..1) that this is a tile's face; None where no verifier looked.
     face_score: float | None = None
+    #: Found by a second look alone, where the first found nothing (the learnt finder's half-octave
+    #: pyramid): its reading must be surer to stand (``still_photo.read_found``).
+    second_look_only: bool = False
 
 
 @dataclass(frozen=True, eq=False)

@@ -62,9 +62,11 @@ HALF_OCTAVE: Final = 2**-0.5
 #: verifier's score): the second pyramid's own finds on a table's clutter (a keyboard's keys,
 #: a tray of sticks) are mostly unsure ones. Chosen on training material (150 `alanchoi`
 #: training photographs, 60 rendered tile-free scenes and 60 with the table's things, seeds
-#: 5 100 000+ and 5 600 000+): it halves the clutter's extra finds and keeps 90% of the real
-#: tiles only the second pyramid finds (docs/vision-history.md).
+#: 5 100 000+ and 5 600 000+): the two gates together drop 80% of the clutter's extra finds
+#: and keep 75% of the real tiles only the second pyramid finds (docs/vision-history.md).
 HALF_OCTAVE_ALONE_FACE_SCORE: Final = 0.3
+#: ... and must read at least this surely (the classifier's confidence; ``still_photo.read_found``).
+HALF_OCTAVE_ALONE_CONFIDENCE: Final = 0.3
 #: Two looks' tiles whose centres lie closer than this share of the shorter face's short
 #: edge are one tile; the surer peak stays.
 _SAME_TILE: Final = 0.6
@@ -342,17 +344,18 @@ class _Look:
 
 def _alone_if_sure(extra: list[_Look], tiles: list[_Look], least_face_score: float) -> list[_Look]:
     """The ``extra`` finds that lie where one of ``tiles`` lies, and those apart from every one
-    of them whose verifier score is at least ``least_face_score`` (all, with no verifier)."""
-    if not extra or not tiles:
-        return [t for t in extra if t.tile.face_score is None or t.tile.face_score >= least_face_score]
-    centres = quad_centres([t.tile.corners for t in tiles])
+    of them whose verifier score is at least ``least_face_score`` (all, with no verifier),
+    marked ``second_look_only``."""
+    centres = quad_centres([t.tile.corners for t in tiles]) if tiles else np.zeros((0, 2))
     shorts = np.array([t.short for t in tiles])
     kept = []
     for find in extra:
         apart = np.linalg.norm(centres - find.tile.corners.mean(axis=0), axis=1)
-        near = bool(np.any(apart < _SAME_TILE * np.minimum(shorts, find.short)))
-        if near or find.tile.face_score is None or find.tile.face_score >= least_face_score:
+        if np.any(apart < _SAME_TILE * np.minimum(shorts, find.short)):
             kept.append(find)
+        elif find.tile.face_score is None or find.tile.face_score >= least_face_score:
+            alone = FoundTile(find.tile.corners, find.tile.sideways, find.tile.face_score, second_look_only=True)
+            kept.append(_Look(alone, find.long, find.short, find.score))
     return kept
 
 
