@@ -55,14 +55,17 @@ _LONG_SIDE_RANGE: Final = (64, 2048)
 #: every longer one): one pyramid finds tiles 15 to 400 px long in one frame, with no hint.
 PYRAMID_KEEP_PX: Final = (12.0, 24.0)
 #: With ``half_octaves``, a second pyramid of looks each 1/√2 of the first's: every tile is
-#: seen at two sizes a half octave apart, and a face the network is unsure of at one (a
-#: standing tile a little longer than training's, at a look's edge) is often plain at the other.
+#: seen at two sizes a half octave apart, and a face the network misses at one (a standing
+#: tile a little longer than training's, at a look's edge) is often plain at the other. Its
+#: finds are merged with the first's as one pyramid's looks are (of one place, the surer peak
+#: stands); letting the second only add tiles where the first found none kept the rendered
+#: readings exactly but let more clutter through and read the photographs a little worse.
 HALF_OCTAVE: Final = 2**-0.5
 #: A find of the second pyramid where the first found nothing must be this sure a face (the
 #: verifier's score): the second pyramid's own finds on a table's clutter (a keyboard's keys,
 #: a tray of sticks) are mostly unsure ones. Chosen on training material (150 `alanchoi`
 #: training photographs, 60 rendered tile-free scenes and 60 with the table's things, seeds
-#: 5 100 000+ and 5 600 000+): the two gates together drop 80% of the clutter's extra finds
+#: 5 100 000+ and 5 600 000+): the two gates together drop 89% of the clutter's extra finds
 #: and keep 75% of the real tiles only the second pyramid finds (docs/vision-history.md).
 HALF_OCTAVE_ALONE_FACE_SCORE: Final = 0.3
 #: ... and must read at least this surely (the classifier's confidence; ``still_photo.read_found``).
