@@ -12,6 +12,8 @@ from vision.detect.aspect_judge import OnnxAspectJudge
 from vision.detect.camera_shake import (
     FIRST_SURE_AT_LEAST,
     Shake,
+    dip_along,
+    sampled_gradient,
     shake_change,
     shake_of,
     unshaken,
@@ -64,6 +66,20 @@ def test_a_shake_is_told_from_the_finds_its_direction_and_length(direction):
     assert shake is not None
     assert _direction_apart(shake.direction, direction) <= 15
     assert abs(shake.length - 12) <= 2
+
+
+def test_more_lags_than_one_remap_holds_read_as_each_lag_alone():
+    # 60 000 sampled points make 59 map rows a lag; OpenCV's remap takes under 32 767 rows, so
+    # the 700 lags a face 1 750 px long asks for are read in several calls.
+    rng = np.random.default_rng(3)
+    gray = cv2.GaussianBlur(rng.random((400, 400)).astype(np.float32) * 255, (0, 0), 2.0)
+    gradient = sampled_gradient(gray, np.ones(gray.shape, bool))
+    assert gradient.x_map.shape[0] == 59
+    lags = range(1, 701)
+    together = dip_along(gradient, 30.0, lags)
+    assert together.shape == (700,)
+    for lag in (1, 17, 555, 556, 700):
+        assert together[lag - 1] == pytest.approx(dip_along(gradient, 30.0, [lag])[0], abs=1e-12)
 
 
 def test_crisp_and_defocused_pictures_show_no_shake():

@@ -57,6 +57,9 @@ UNEVEN_AT_LEAST: Final = 1.08
 #: (spread evenly over them): a frame of large faces has millions.
 SAMPLES: Final = 60_000
 _MAP_WIDTH: Final = 1024
+#: OpenCV's remap asserts fewer rows than this in its maps: the lags read in one call are as many
+#: as fit (a face 1 400 px long asks for more lags than one call holds).
+_MAP_ROWS_UNDER: Final = 32_767
 #: The longest shake looked for, a share of the finds' median long edge: a shake longer than
 #: this leaves no face a person could read.
 LENGTH_AT_MOST: Final = 0.4
@@ -163,19 +166,27 @@ def dip_along(gradient: SampledGradient, direction: float, lags: Sequence[int]) 
     derivative = c * gradient.gx + s * gradient.gy
     inside = derivative[gradient.ys, gradient.xs].astype(np.float64)
     energy = max(float(np.dot(inside, inside)), 1e-9)
-    # The derivative read lag pixels further along at each point, every lag in one call
-    # (bilinear, the region's edge reflected): only the points are read, not the whole region
-    # moved; one call, not one a lag, as OpenCV's threads wait for a busy core at every call.
-    along_x = (c * np.asarray(lags, dtype=np.float64)).astype(np.float32)[:, None, None]
-    along_y = (s * np.asarray(lags, dtype=np.float64)).astype(np.float32)[:, None, None]
-    moved = cv2.remap(
-        derivative,
-        (gradient.x_map[None] + along_x).reshape(-1, gradient.x_map.shape[1]),
-        (gradient.y_map[None] + along_y).reshape(-1, gradient.y_map.shape[1]),
-        interpolation=cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REFLECT,
-    ).reshape(len(lags), -1)[:, : len(inside)]
-    return np.asarray(moved.astype(np.float64) @ inside) / energy
+    # The derivative read lag pixels further along at each point, as many lags in one call as
+    # its maps hold (bilinear, the region's edge reflected): only the points are read, not the
+    # whole region moved; few calls, not one a lag, as OpenCV's threads wait for a busy core at
+    # every call.
+    rows = gradient.x_map.shape[0]
+    per_call = max(1, (_MAP_ROWS_UNDER - 1) // rows)
+    offsets = np.asarray(lags, dtype=np.float64)
+    correlation = np.empty(len(offsets))
+    for start in range(0, len(offsets), per_call):
+        some = offsets[start : start + per_call]
+        along_x = (c * some).astype(np.float32)[:, None, None]
+        along_y = (s * some).astype(np.float32)[:, None, None]
+        moved = cv2.remap(
+            derivative,
+            (gradient.x_map[None] + along_x).reshape(-1, _MAP_WIDTH),
+            (gradient.y_map[None] + along_y).reshape(-1, _MAP_WIDTH),
+            interpolation=cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REFLECT,
+        ).reshape(len(some), -1)[:, : len(inside)]
+        correlation[start : start + len(some)] = moved.astype(np.float64) @ inside
+    return correlation / energy
 
 
 def unshaken(image: np.ndarray, shake: Shake, noise_to_signal: float = NOISE_TO_SIGNAL) -> np.ndarray:
