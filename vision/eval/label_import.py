@@ -74,7 +74,7 @@ def read_export(source: Path) -> Export:
         if source.suffix.lower() in (".yaml", ".yml"):
             return _read_yolo(source.parent, yaml_class_names(source) or [])
         if source.suffix.lower() == ".json":
-            return _read_coco_files(source, [source])
+            return _read_coco_files(source, [(source, read_json_object(source, "COCO file", LabelImportError))])
         if source.suffix.lower() == ".xml":
             return _read_voc(source, [source])
         raise LabelImportError(f"{source}: not a data.yaml, a COCO .json or a VOC .xml; give the export's folder")
@@ -89,7 +89,7 @@ def read_export(source: Path) -> Export:
     xml_files = sorted(source.rglob("*.xml"))
     if xml_files:
         return _read_voc(source, xml_files)
-    coco_files = [p for p in sorted(source.rglob("*.json")) if _looks_like_coco(p)]
+    coco_files = [(p, document) for p in sorted(source.rglob("*.json")) if (document := _coco_document(p))]
     if coco_files:
         return _read_coco_files(source, coco_files)
     raise LabelImportError(
@@ -129,11 +129,7 @@ def yaml_class_names(path: Path, *, required: bool = True) -> list[str] | None:
 
 
 def _listed_names(path: Path) -> list[str]:
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as error:
-        raise LabelImportError(f"{path}: cannot be read ({error})") from None
-    return [line.strip() for line in lines if line.strip()]
+    return [line.strip() for line in _text(path).splitlines() if line.strip()]
 
 
 def _read_yolo(root: Path, names: list[str]) -> Export:
@@ -199,23 +195,24 @@ def yolo_line_box(parts: Sequence[str], width: int, height: int, where: str) -> 
 # --- COCO -------------------------------------------------------------------------------
 
 
-def _looks_like_coco(path: Path) -> bool:
+def _coco_document(path: Path) -> dict[str, Any] | None:
+    """A folder's JSON file as a COCO export (``images``, ``annotations``, ``categories``), or
+    None for any other JSON file or one that cannot be read."""
     try:
         document = read_json_object(path, "COCO file", LabelImportError)
     except LabelImportError:
-        return False
-    return all(isinstance(document.get(k), list) for k in ("images", "annotations", "categories"))
+        return None
+    return document if all(isinstance(document.get(k), list) for k in ("images", "annotations", "categories")) else None
 
 
-def _read_coco_files(source: Path, paths: Sequence[Path]) -> Export:
+def _read_coco_files(source: Path, files: Sequence[tuple[Path, dict[str, Any]]]) -> Export:
     export = Export(source, "coco")
-    for path in paths:
-        _read_coco(path, export)
+    for path, document in files:
+        _read_coco(path, document, export)
     return export
 
 
-def _read_coco(path: Path, export: Export) -> None:
-    document = read_json_object(path, "COCO file", LabelImportError)
+def _read_coco(path: Path, document: dict[str, Any], export: Export) -> None:
     for key in ("images", "annotations", "categories"):
         if not isinstance(document.get(key), list):
             raise LabelImportError(f"COCO file {path}: {key!r} must be a list")
@@ -226,13 +223,13 @@ def _read_coco(path: Path, export: Export) -> None:
         names[category["id"]] = category["name"]
         if category["name"] not in export.declared:
             export.declared.append(category["name"])
-    images: dict[Any, tuple[Path, int, int]] = {}
+    images: dict[Any, Path] = {}
     for index, image in enumerate(document["images"]):
         if not isinstance(image, dict) or "id" not in image or not isinstance(image.get("file_name"), str):
             raise LabelImportError(f"COCO file {path}: images[{index}] needs an id and a file_name")
         image_path = _image_beside(path, image["file_name"], f"COCO file {path}: images[{index}]")
-        width, height = _image_size(image_path)
-        images[image["id"]] = (image_path, width, height)
+        _image_size(image_path)  # a broken image is refused here, as in a YOLO export
+        images[image["id"]] = image_path
         if image_path in export.images:
             raise LabelImportError(f"COCO file {path}: images[{index}]: {image_path} is listed twice")
         export.images[image_path] = []
@@ -247,7 +244,7 @@ def _read_coco(path: Path, export: Export) -> None:
         bbox = annotation.get("bbox")
         if not (isinstance(bbox, list) and len(bbox) == 4 and all(isinstance(v, int | float) for v in bbox)):
             raise LabelImportError(f"{where}: bbox must be [x, y, width, height] in pixels, got {bbox!r}")
-        image_path, _, _ = images[annotation["image_id"]]
+        image_path = images[annotation["image_id"]]
         x, y, w, h = (float(v) for v in bbox)
         _add_box(export, export.images[image_path], names[annotation["category_id"]], (x, y, x + w, y + h), where)
 

@@ -86,6 +86,8 @@ _CHINESE_NUMERALS: Final = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "�
 _ONE_LETTER: Final = {"e": "1z", "s": "2z", "w": "3z", "n": "4z", "p": "5z", "f": "6z", "c": "7z"}
 _WIND_LETTER: Final = {"e": "1z", "s": "2z", "w": "3z", "n": "4z"}
 _DRAGON_LETTER: Final = {"w": "5z", "g": "6z", "r": "7z"}
+_SUIT_LETTERS: Final = ("m", "p", "s")
+_SUIT_CODES: Final = {"sc": "m", "sd": "p", "sb": "s"}  # alanchoi's scheme: sc5 = 5 characters
 _SEPARATORS: Final = re.compile(r"[\s\-_.,:/()\[\]+]+")
 _TOKEN: Final = re.compile(r"[a-z]+|[0-9]+|[^a-z0-9]")
 
@@ -134,27 +136,18 @@ def _split_word(part: str) -> list[str]:
         if word in part:
             before, after = part.split(word, 1)
             return [*_split_word(before), word, *_split_word(after)] if before or after else [word]
-    tokens = _TOKEN.findall(part)
-    # "5mr", "5mred", "mr5": a suit letter fused with red.
-    out: list[str] = []
-    for token in tokens:
-        if token.isalpha() and token not in _SUIT_OF_WORD and token not in _HONOUR_OF_WORD and len(token) > 1:
-            head, tail = token[:1], token[1:]
-            if head in ("m", "p", "s") and tail in _RED_WORDS:
-                out += [head, tail]
-                continue
-            if tail in ("m", "p", "s") and head in _RED_WORDS:
-                out += [head, tail]
-                continue
-            for suit_prefix in ("sc", "sd", "sb"):  # alanchoi's scheme: sc5 = 5 characters
-                if token == suit_prefix:
-                    out.append({"sc": "m", "sd": "p", "sb": "s"}[suit_prefix])
-                    break
-            else:
-                out.append(token)
-            continue
-        out.append(token)
-    return out
+    return [piece for token in _TOKEN.findall(part) for piece in _unfused(token)]
+
+
+def _unfused(token: str) -> list[str]:
+    """A run of letters that fuses a suit letter with red ("5mr", "5mred", "rm5") in two tokens;
+    alanchoi's suit codes ("sc5": 5 characters) as their suit; any other token as it is."""
+    if not token.isalpha() or len(token) < 2 or token in _SUIT_OF_WORD or token in _HONOUR_OF_WORD:
+        return [token]
+    head, tail = token[:1], token[1:]
+    if (head in _SUIT_LETTERS and tail in _RED_WORDS) or (tail in _SUIT_LETTERS and head in _RED_WORDS):
+        return [head, tail]
+    return [_SUIT_CODES.get(token, token)]
 
 
 def _tile_of_tokens(tokens: list[str]) -> NamedTile | None:
