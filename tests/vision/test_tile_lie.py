@@ -11,7 +11,16 @@ from vision.classify.classifier import OnnxTileClassifier, TileReading
 from vision.classify.crops import quarter_turned, shifted_quads, turned_half
 from vision.classify.labels import BACK_LABEL, WHITE_DRAGON_LABEL
 from vision.detect.still_photo import detect_tiles
-from vision.detect.tile_lie import NUDGE, PLAIN_LABELS, ROW_REACH, TURN_MARGIN, in_a_row, settle_lies, turn_wanted
+from vision.detect.tile_lie import (
+    NUDGE,
+    PLAIN_LABELS,
+    ROW_REACH,
+    TURN_MARGIN,
+    along_their_rows,
+    in_a_row,
+    settle_lies,
+    turn_wanted,
+)
 from vision.eval.matching import match_quads
 from vision.find.learnt import LearntTileFinder
 from vision.geometry import angle_difference, angle_of_corners
@@ -263,3 +272,37 @@ def test_settling_decides_as_if_every_nudged_cut_were_read_with_fewer_crops(salt
     turns = sum(not np.array_equal(lie.corners, quad) for lie, quad in zip(lies, quads, strict=True))
     assert 0 < turns < len(quads)
     assert settling.crops < everything.crops - 40
+
+
+def test_a_grid_of_tiles_lying_one_way_lies_along_its_rows():
+    """A tray's grid of tiles, every face's up to the image's left (a picture turned a
+    quarter): each lies as its neighbours lie."""
+    places = [(100.0 + 42.0 * c, 100.0 + 32.0 * r) for r in range(4) for c in range(3)]
+    grid = [quarter_turned(_portrait(place, 40.0, 30.0)) for place in places]
+    assert along_their_rows(grid).all()
+
+
+def test_a_tile_lying_across_its_row_does_not_lie_along_it_and_upside_down_does():
+    """A riichi discard at a pond row's end (a row beside it) lies across; a face read upside
+    down lies along (an axis has no head)."""
+    row = [_portrait((100.0 + 31.0 * k, 100.0), 40.0, 30.0) for k in range(6)]
+    below = [_portrait((100.0 + 31.0 * k, 142.0), 40.0, 30.0) for k in range(6)]
+    riichi = quarter_turned(_portrait((100.0 + 31.0 * 6 + 5.0, 100.0), 40.0, 30.0))
+    row[2] = turned_half(row[2])
+    assert along_their_rows([*row, *below, riichi]).tolist() == [True] * 12 + [False]
+
+
+def test_an_added_kans_two_sideways_tiles_lie_across_their_meld():
+    """Two tiles lying sideways one above the other beside their meld's upright tiles: each is
+    the other's nearest neighbour, but neighbours are counted, not weighed by distance."""
+    upright = [_portrait((100.0 + 31.0 * k, 100.0), 40.0, 30.0) for k in range(2)]
+    lower = quarter_turned(_portrait((100.0 + 31.0 + 36.0, 105.0), 40.0, 30.0))
+    upper = quarter_turned(_portrait((100.0 + 31.0 + 36.0, 75.0), 40.0, 30.0))
+    assert along_their_rows([*upright, lower, upper]).tolist()[2:] == [False, False]
+
+
+def test_a_tile_with_no_neighbour_lies_along_no_row():
+    alone = quarter_turned(_portrait((100.0, 100.0), 40.0, 30.0))
+    far = _portrait((100.0 + ROW_REACH * 40.0 + 5.0, 100.0), 40.0, 30.0)
+    assert along_their_rows([alone, far]).tolist() == [False, False]
+    assert along_their_rows([]).shape == (0,)

@@ -80,6 +80,26 @@ def in_a_row(quads: Sequence[np.ndarray]) -> np.ndarray:
     return np.asarray(distances.min(axis=1) <= ROW_REACH * longs)
 
 
+def along_their_rows(quads: Sequence[np.ndarray]) -> np.ndarray:
+    """For each quad (portrait order: its up runs from the bottom edge to the top), whether it
+    lies as its neighbours lie: it has neighbours (the quads whose centres lie within
+    :data:`ROW_REACH` of its face length) and its up lies within 45° of the line their ups
+    follow, each neighbour counted once (weighed by distance, the two sideways tiles of an
+    added kan, each the other's nearest, would outweigh their meld's upright tiles)."""
+    if not quads:
+        return np.zeros(0, bool)
+    middles = centres(quads)
+    longs = np.array([max(length(q[1] - q[0]), length(q[3] - q[0])) for q in quads])
+    distances = np.linalg.norm(middles[:, None, :] - middles[None, :, :], axis=2)
+    np.fill_diagonal(distances, np.inf)
+    near = distances <= ROW_REACH * longs[:, None]
+    ups = np.array([q[0] - q[3] for q in quads], np.float64)
+    doubled = 2.0 * np.arctan2(ups[:, 1], ups[:, 0])  # lines, not directions: doubled angles
+    line_sin, line_cos = near @ np.sin(doubled), near @ np.cos(doubled)
+    # Within 45° of the neighbours' line is within 90° once doubled: a positive dot product.
+    return np.asarray(near.any(axis=1) & (np.cos(doubled) * line_cos + np.sin(doubled) * line_sin > 0.0))
+
+
 def settle_lies(
     image: np.ndarray,
     classifier: QuadReader,
