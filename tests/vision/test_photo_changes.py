@@ -5,7 +5,14 @@ import numpy as np
 import pytest
 
 from vision.eval.label_file import LabelledTile
-from vision.eval.photo_changes import PHOTO_CHANGES, PhotoChangeError, photo_changes, pixel_change, restoring
+from vision.eval.photo_changes import (
+    PHOTO_CHANGES,
+    PhotoChangeError,
+    photo_changes,
+    pixel_change,
+    restoring,
+    surrounded,
+)
 from vision.geometry import mapped_points
 
 
@@ -128,3 +135,37 @@ def test_a_pixel_change_alone_is_given_for_a_calibrated_cameras_frames():
             pixel_change(name)
     with pytest.raises(PhotoChangeError, match="no photo change named glow"):
         pixel_change("glow")
+
+
+def test_a_wider_view_keeps_the_tiles_pixels_in_the_middle_and_ignores_its_mirror_images():
+    """The picture three times as wide and tall, itself in the middle: its face has the same
+    pixels there and stays the label; each of the eight mirror images' faces lies in an ignored
+    box, and the picture's own ignored box is carried to all nine copies."""
+    image, tile = _picture_with_a_tile(width=200, height=150)
+    changed = PHOTO_CHANGES["wider-view"].apply(image, [tile], [(0.0, 0.0, 10.0, 10.0)])
+    assert changed.image.shape == (450, 600, 3)
+    np.testing.assert_array_equal(changed.image[150:300, 200:400], image)
+    (moved,) = changed.tiles
+    np.testing.assert_allclose(moved.corners, tile.corners + np.array([200.0, 150.0]))
+    assert moved.label == tile.label
+    assert len(changed.ignored) == 9 + 8
+    white = changed.image[:, :, 0] > 127
+    copies = [box for box in changed.ignored if (box[2] - box[0], box[3] - box[1]) == (40.0, 60.0)]
+    assert len(copies) == 8
+    for x0, y0, x1, y1 in copies:
+        assert white[int(y0) : int(y1), int(x0) : int(x1)].all()  # a mirror image's face, whole
+    ours = white.copy()
+    for x0, y0, x1, y1 in copies:
+        ours[int(y0) : int(y1), int(x0) : int(x1)] = False
+    ys, xs = np.nonzero(ours)
+    assert (xs.min(), xs.max() + 1, ys.min(), ys.max() + 1) == (260, 300, 200, 260)  # only the labelled face is left
+
+
+def test_a_picture_is_surrounded_by_an_odd_count_of_copies():
+    image, tile = _picture_with_a_tile()
+    with pytest.raises(ValueError, match="odd count"):
+        surrounded(image, [tile], (), 2)
+    frame, tiles, ignored = surrounded(image, [tile], (), 1)
+    assert frame.shape == image.shape
+    np.testing.assert_array_equal(tiles[0].corners, tile.corners)
+    assert ignored == ()

@@ -45,13 +45,16 @@ class ChangedPhoto:
 @dataclass(frozen=True, slots=True)
 class PhotoChange:
     """One change: ``geometry`` gives the 3×3 map of picture points and the new size for a
-    picture of a given size (None: the pixels stay where they are); ``pixels`` changes the
-    pixel values of the (moved) picture, given its median tile width in pixels."""
+    picture of a given size (None: the pixels stay where they are); ``surround`` (an odd count,
+    1: none) sets the (moved) picture in the middle of a frame that many times as wide and tall,
+    the rest of it the picture's mirror images (:func:`surrounded`); ``pixels`` changes the
+    pixel values of the picture, given its median tile width in pixels."""
 
     name: str
     what: str
     geometry: Callable[[int, int], tuple[np.ndarray, tuple[int, int]]] | None = None
     pixels: Callable[[np.ndarray, float], np.ndarray] | None = None
+    surround: int = 1
 
     def apply(self, image: np.ndarray, tiles: Sequence[LabelledTile], ignored: Sequence[Box] = ()) -> ChangedPhoto:
         kept_tiles, kept_ignored = tuple(tiles), tuple(ignored)
@@ -64,6 +67,8 @@ class PhotoChange:
                 image = cv2.warpPerspective(image, matrix, (new_width, new_height), flags=cv2.INTER_LINEAR)
             kept_tiles = tuple(replace(t, corners=mapped_points(matrix, t.corners)) for t in kept_tiles)
             kept_ignored = tuple(_mapped_box(matrix, box) for box in kept_ignored)
+        if self.surround > 1:
+            image, kept_tiles, kept_ignored = surrounded(image, kept_tiles, kept_ignored, self.surround)
         if self.pixels is not None:
             # A picture with no labelled tile is changed as one of 24 px wide tiles.
             image = self.pixels(image, tile_width(kept_tiles) if kept_tiles else 24.0)
@@ -86,6 +91,46 @@ def _mapped_box(matrix: np.ndarray, box: Box) -> Box:
     x0, y0, x1, y1 = box
     moved = mapped_points(matrix, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64))
     return (float(moved[:, 0].min()), float(moved[:, 1].min()), float(moved[:, 0].max()), float(moved[:, 1].max()))
+
+
+def surrounded(
+    image: np.ndarray, tiles: Sequence[LabelledTile], ignored: Sequence[Box], count: int
+) -> tuple[np.ndarray, tuple[LabelledTile, ...], tuple[Box, ...]]:
+    """The picture in the middle of a ``count`` × ``count`` frame of its copies, each copy beside
+    it mirrored across the edge they share (as ``cv2.BORDER_REFLECT`` continues a picture: no
+    seam, what lies at an edge goes on across it), so its tiles keep their pixels and take up a
+    ``count``-th of the frame's width. Its own tiles stay the labels; the copies' tiles, which a
+    reader may well find, and the copies of its ignored boxes become ignored boxes (a find there
+    is neither found nor false)."""
+    if count < 1 or count % 2 == 0:
+        raise ValueError(f"a picture is surrounded by an odd count of copies a side, not {count}")
+    height, width = image.shape[:2]
+    side = count // 2
+    frame = cv2.copyMakeBorder(image, side * height, side * height, side * width, side * width, cv2.BORDER_REFLECT)
+
+    def placed(points: np.ndarray, across: int, down: int) -> np.ndarray:
+        # Pixel edges at whole numbers: copy k lies k widths over, mirrored where k is odd.
+        x = points[:, 0] if across % 2 == 0 else width - points[:, 0]
+        y = points[:, 1] if down % 2 == 0 else height - points[:, 1]
+        return np.stack([x + (across + side) * width, y + (down + side) * height], axis=1)
+
+    def box_of(points: np.ndarray) -> Box:
+        return (
+            float(points[:, 0].min()),
+            float(points[:, 1].min()),
+            float(points[:, 0].max()),
+            float(points[:, 1].max()),
+        )
+
+    moved_tiles = tuple(replace(t, corners=placed(np.asarray(t.corners, np.float64), 0, 0)) for t in tiles)
+    boxes = [np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64) for x0, y0, x1, y1 in ignored]
+    copies: list[Box] = []
+    for down in range(-side, side + 1):
+        for across in range(-side, side + 1):
+            copies += [box_of(placed(b, across, down)) for b in boxes]
+            if (across, down) != (0, 0):
+                copies += [box_of(placed(np.asarray(t.corners, np.float64), across, down)) for t in tiles]
+    return frame, moved_tiles, tuple(copies)
 
 
 # --- geometry -------------------------------------------------------------------------------
@@ -226,6 +271,11 @@ PHOTO_CHANGES: Final[Mapping[str, PhotoChange]] = {
         ),
         PhotoChange("half-size", "half as many pixels across", geometry=_scaled(0.5)),
         PhotoChange("double-size", "twice as many pixels across", geometry=_scaled(2.0)),
+        PhotoChange(
+            "wider-view",
+            "in the middle of a frame 3 times as wide and tall, the rest its mirror images: more around its tiles",
+            surround=3,
+        ),
         PhotoChange("defocus", "blurred a 25th of a tile", pixels=_defocused),
         PhotoChange("shake", "moved a fifth of a tile across during the exposure", pixels=_shaken),
         PhotoChange("shake-aslant", "moved a fifth of a tile at 60° to across", pixels=_shaken_aslant),
