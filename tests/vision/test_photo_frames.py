@@ -1,5 +1,6 @@
 """Detector training frames from box-labelled photos (vision/training/photo_frames.py)."""
 
+import cv2
 import numpy as np
 import pytest
 
@@ -75,3 +76,53 @@ def test_a_zoomed_in_frame_has_no_tile_to_find():
     assert negatives  # about one photo in three
     assert all(float(maps.astype(np.float32)[0].max()) == 0.0 for maps in negatives)
     assert all(float(maps.astype(np.float32)[8].max()) == 0.0 for maps in negatives)
+
+
+def _bright_peaks(maps: np.ndarray) -> int:
+    """How many tile centres a target's heat map holds (cells at 1)."""
+    return int((maps.astype(np.float32)[0] >= 0.999).sum())
+
+
+@pytest.mark.parametrize("context", ["black", "mirror"])
+def test_a_small_photograph_is_framed_on_black_or_among_its_mirror_images(context):
+    """A photograph that comes out smaller than a frame: on black, what lies beyond its edges is
+    black and only its own tile is taught; among its mirror images, the frame is photograph
+    all over and each mirrored tile whose centre the frame shows is taught as a tile too."""
+    rng = np.random.default_rng(5)
+    image = np.full((200, 200, 3), (60, 130, 40), np.uint8)  # felt
+    image[80:120, 90:120] = 235  # one face, 30×40 px
+    boxes = [(90.0, 80.0, 120.0, 120.0)]
+    for _ in range(12):
+        ((pixels, maps),) = frames_of_photo(image, boxes, False, rng, crops=1, context=context)[:1]
+        felt_or_face = (pixels == (60, 130, 40)).all(axis=2) | (pixels == 235).all(axis=2)
+        faces = (pixels == 235).all(axis=2)
+        if context == "black":
+            assert not felt_or_face.all()  # black beyond the photograph's edges
+            assert _bright_peaks(maps) <= 1
+        else:
+            assert felt_or_face.mean() > 0.97  # photograph everywhere (a resized edge blends)
+            assert faces.any()
+            assert _bright_peaks(maps) >= 1
+            assert _bright_peaks(maps) >= _whole_faces(faces)
+
+
+def _whole_faces(faces: np.ndarray) -> int:
+    """The faces' blobs not cut by the frame's edge."""
+    count, _, stats, _ = cv2.connectedComponentsWithStats(faces.astype(np.uint8))
+    height, width = faces.shape
+    whole = 0
+    for x, y, w, h, _area in stats[1:count].tolist():
+        whole += x > 0 and y > 0 and x + w < width and y + h < height
+    return whole
+
+
+def test_a_photo_context_no_frame_knows_is_refused():
+    with pytest.raises(ValueError, match="no photo context 'grey'"):
+        frames_of_photo(
+            np.zeros((50, 50, 3), np.uint8),
+            [(10.0, 10.0, 20.0, 24.0)],
+            False,
+            np.random.default_rng(0),
+            1,
+            context="grey",
+        )

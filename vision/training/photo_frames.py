@@ -20,6 +20,14 @@ empty heat map: at run time the frame is looked at on a pyramid of scales
 (:mod:`vision.find.learnt`), and at the scales finer than a tile's own the detector must
 not fire on its glyphs, edges or half faces. A label set may also list ``negatives``: photos
 with no tile at all (a room, sticks, dice, a hand), cut at any scale with an empty heat map.
+
+What lies beyond a scaled photograph's edges (``context``): ``"black"`` (the shipped
+detector's training), or ``"mirror"``, the photograph's mirror images (its tiles mirrored
+taught as tiles). Scaled so that its tiles are 8-22 px, a phone photograph is often smaller
+than a frame, and black all round teaches real tiles only as a small picture on black: in a
+large frame with more of the scene around them (``bench_photo_changes --change wider-view``,
+or the held-out photographs side by side in one frame) the shipped detector finds far fewer
+of the same tiles at the same scale.
 """
 
 from __future__ import annotations
@@ -43,6 +51,8 @@ ZOOMED_LONG_PX: Final = (40.0, 90.0)  # tiles this long are parts of the view th
 ZOOMED_SHARE: Final = 1 / 3
 LOOSE_ASPECT: Final = 1.25  # a box squarer than this is a turned tile: its size and axis are not known
 _DATA_VERSION: Final = "p2"
+#: What a frame shows beyond a scaled photograph's edges (module doc).
+CONTEXTS: Final = ("black", "mirror")
 
 
 @dataclass(frozen=True)
@@ -105,9 +115,11 @@ def frames_of_photo(
     crops: int,
     *,
     upright: bool = False,
+    context: str = "black",
 ) -> list[tuple[np.ndarray, np.ndarray]]:
     """``crops`` positive frames (and perhaps one zoomed-in negative) of one photo; ``upright``:
-    its tiles are known to lie along their rows (:func:`photo_targets`)."""
+    its tiles are known to lie along their rows (:func:`photo_targets`); ``context``: what lies
+    beyond its edges (:data:`CONTEXTS`)."""
     longs = [max(b[2] - b[0], b[3] - b[1]) for b in boxes]
     if not longs:
         return []
@@ -115,10 +127,10 @@ def frames_of_photo(
     out = []
     for _ in range(crops):
         wanted = rng.uniform(*POSITIVE_LONG_PX)
-        out.append(_cut(image, boxes, wanted / median, loose, rng, negative=False, upright=upright))
+        out.append(_cut(image, boxes, wanted / median, loose, rng, negative=False, upright=upright, context=context))
     if rng.random() < ZOOMED_SHARE:
         wanted = rng.uniform(*ZOOMED_LONG_PX)
-        out.append(_cut(image, boxes, wanted / median, loose, rng, negative=True, upright=upright))
+        out.append(_cut(image, boxes, wanted / median, loose, rng, negative=True, upright=upright, context=context))
     return out
 
 
@@ -137,11 +149,16 @@ def _cut(
     *,
     negative: bool,
     upright: bool = False,
+    context: str = "black",
 ) -> tuple[np.ndarray, np.ndarray]:
+    if context not in CONTEXTS:
+        raise ValueError(f"no photo context {context!r}: one of {', '.join(CONTEXTS)}")
     height, width = image.shape[:2]
     size = (max(1, round(width * scale)), max(1, round(height * scale)))
     interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
     scaled = cv2.resize(image, size, interpolation=interpolation)
+    if context == "mirror":
+        return _cut_in_mirrors(scaled, boxes, scale, loose, rng, negative=negative, upright=upright)
     # A random FRAME_PX square of the scaled photo (on the stride grid), black beyond its edges.
     x = int(rng.integers(0, max(1, size[0] - FRAME_PX) // 2 + 1)) * 2
     y = int(rng.integers(0, max(1, size[1] - FRAME_PX) // 2 + 1)) * 2
@@ -155,7 +172,62 @@ def _cut(
     return pixels, photo_targets((FRAME_PX, FRAME_PX), shifted, scale, loose, upright=upright)
 
 
-def build_photo_frames(labels_path: Path, seed: int, crops: int = 2, augmented_crops: int = 1) -> PhotoFrames:
+def _cut_in_mirrors(
+    scaled: np.ndarray,
+    boxes: list[tuple[float, float, float, float]],
+    scale: float,
+    loose: bool,
+    rng: np.random.Generator,
+    *,
+    negative: bool,
+    upright: bool,
+) -> tuple[np.ndarray, np.ndarray]:
+    """A FRAME_PX square around a random point of the scaled photo (``scaled``; its boxes in
+    the photo's own pixels, ``boxes``), the photo's mirror images beyond its edges (as
+    ``cv2.BORDER_REFLECT``), their tiles' boxes mirrored with them."""
+    height, width = scaled.shape[:2]
+    # Enough copies a side that a frame anywhere over the photo lies inside them.
+    copies_x, copies_y = -(-FRAME_PX // width) + 1, -(-FRAME_PX // height) + 1
+    tiled = np.pad(scaled, ((copies_y * height,) * 2, (copies_x * width,) * 2, (0, 0)), mode="symmetric")
+    # The frame's corner, on the stride grid, so that the frame takes in at least a little of the photo.
+    x = int(rng.integers(-FRAME_PX // 2, max(1, width - FRAME_PX // 2)) // 2) * 2
+    y = int(rng.integers(-FRAME_PX // 2, max(1, height - FRAME_PX // 2)) // 2) * 2
+    left, top = x + copies_x * width, y + copies_y * height
+    pixels = np.ascontiguousarray(tiled[top : top + FRAME_PX, left : left + FRAME_PX])
+    if negative:
+        return pixels, np.zeros((TARGET_CHANNELS, FRAME_PX // 2, FRAME_PX // 2), np.float16)
+    photo_w, photo_h = width / scale, height / scale  # the photo's own size, where its boxes are
+    seen = [
+        _mirrored(box, across, down, photo_w, photo_h)
+        for down in range(-copies_y, copies_y + 1)
+        for across in range(-copies_x, copies_x + 1)
+        for box in boxes
+    ]
+    shifted = [(b[0] - x / scale, b[1] - y / scale, b[2] - x / scale, b[3] - y / scale) for b in seen]
+    inside = [
+        b
+        for b in shifted
+        if b[2] * scale > 0 and b[3] * scale > 0 and b[0] * scale < FRAME_PX and b[1] * scale < FRAME_PX
+    ]
+    return pixels, photo_targets((FRAME_PX, FRAME_PX), inside, scale, loose, upright=upright)
+
+
+def _mirrored(
+    box: tuple[float, float, float, float], across: int, down: int, width: float, height: float
+) -> tuple[float, float, float, float]:
+    """A box of a ``width`` × ``height`` photo in its copy ``across`` and ``down`` copies over,
+    each copy mirrored where its count is odd (pixel edges at whole numbers)."""
+    x0, y0, x1, y1 = box
+    if across % 2:
+        x0, x1 = width - x1, width - x0
+    if down % 2:
+        y0, y1 = height - y1, height - y0
+    return x0 + across * width, y0 + down * height, x1 + across * width, y1 + down * height
+
+
+def build_photo_frames(
+    labels_path: Path, seed: int, crops: int = 2, augmented_crops: int = 1, context: str = "black"
+) -> PhotoFrames:
     """Frames of every training-split image of a built source (``labels.json`` of
     :mod:`vision.training.real_photos`): ``crops`` per original, ``augmented_crops`` per copy.
     A label file that cannot be read raises a ``RealPhotoError`` naming it."""
@@ -179,11 +251,11 @@ def build_photo_frames(labels_path: Path, seed: int, crops: int = 2, augmented_c
             if boxes:
                 raise ValueError(f"{labels_path}: {name} is listed as a negative but has tiles")
             for _ in range(crops):
-                inputs.append(_cut(image, [], _negative_scale(rng), loose=False, rng=rng, negative=True)[0])
+                inputs.append(_cut(image, [], _negative_scale(rng), False, rng, negative=True, context=context)[0])
                 targets.append(np.zeros((TARGET_CHANNELS, FRAME_PX // 2, FRAME_PX // 2), np.float16))
             continue
         crops_here = augmented_crops if loose else crops
-        for pixels, maps in frames_of_photo(image, boxes, loose, rng, crops_here, upright=upright):
+        for pixels, maps in frames_of_photo(image, boxes, loose, rng, crops_here, upright=upright, context=context):
             inputs.append(pixels)
             targets.append(maps)
         if index % 500 == 499:
@@ -197,17 +269,19 @@ def _box(values: list[float]) -> tuple[float, float, float, float]:
 
 
 def cached_photo_frames(
-    labels_path: Path, seed: int, cache: str | None, crops: int = 2, augmented_crops: int = 1
+    labels_path: Path, seed: int, cache: str | None, crops: int = 2, augmented_crops: int = 1, *, context: str = "black"
 ) -> PhotoFrames:
-    """:func:`build_photo_frames`, kept in ``cache`` (named by the source, seed and crops) when given."""
+    """:func:`build_photo_frames`, kept in ``cache`` (named by the source, seed, crops and
+    context) when given."""
     if cache is None:
-        return build_photo_frames(labels_path, seed, crops, augmented_crops)
+        return build_photo_frames(labels_path, seed, crops, augmented_crops, context)
     counts = "" if (crops, augmented_crops) == (2, 1) else f"-{crops}x{augmented_crops}"
-    path = Path(cache) / f"photos-{_DATA_VERSION}-{labels_path.parent.name}-{seed}{counts}.npz"
+    around = "" if context == "black" else f"-{context}"
+    path = Path(cache) / f"photos-{_DATA_VERSION}-{labels_path.parent.name}-{seed}{counts}{around}.npz"
     if path.is_file():
         stored = np.load(path)
         return PhotoFrames(stored["inputs"], stored["targets"])
-    frames = build_photo_frames(labels_path, seed, crops, augmented_crops)
+    frames = build_photo_frames(labels_path, seed, crops, augmented_crops, context)
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savez(path.with_suffix(".tmp.npz"), inputs=frames.inputs, targets=frames.targets)
     path.with_suffix(".tmp.npz").rename(path)

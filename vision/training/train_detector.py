@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import functools
 import logging
 import time
 from collections.abc import Iterator
@@ -51,7 +52,7 @@ from vision.training.detector_model import TileCentreNet
 from vision.training.export import code_version, write_model_metadata
 from vision.training.face_mix import face_mix_of
 from vision.training.onnx_weights import detector_from_onnx, freeze_batch_norm
-from vision.training.photo_frames import PhotoFrames, cached_photo_frames
+from vision.training.photo_frames import CONTEXTS, PhotoFrames, cached_photo_frames
 from vision.training.processes import starmap_jobs
 from vision.training.real_photos import checked_label_sets
 from vision.training.recipe_options import add_recipe_options, recipe_from
@@ -92,6 +93,8 @@ class Recipe:
     #: softens its strokes by a fraction of a pixel, and the shipped detector lost a tenth of
     #: a held-out source's finds to a blur of a 25th of a tile (bench_photo_changes' defocus).
     blurred: float = 0.0
+    #: What a photo frame shows beyond a scaled photograph's edges (vision.training.photo_frames.CONTEXTS).
+    photo_context: str = "black"
 
 
 def main() -> None:
@@ -115,6 +118,12 @@ def main() -> None:
     )
     parser.add_argument("--width", type=float, default=defaults.width, help="the network's channel multiplier")
     parser.add_argument("--blurred", type=float, default=defaults.blurred, help="share of windows blurred a little")
+    parser.add_argument(
+        "--photo-context",
+        choices=CONTEXTS,
+        default=defaults.photo_context,
+        help="what a photo frame shows beyond the photograph's edges",
+    )
     parser.add_argument("--workers", type=int, default=defaults.workers, help="processes cutting windows")
     parser.add_argument("--device", default=defaults.device, help="torch device to train on (cpu, cuda)")
     parser.add_argument("--jobs", type=int, default=1, help="processes drawing the training frames")
@@ -141,6 +150,7 @@ def main() -> None:
         workers=args.workers,
         device=args.device,
         blurred=args.blurred,
+        photo_context=args.photo_context,
     )
     photos = checked_label_sets(args.photos)
     if args.prepare:
@@ -161,7 +171,7 @@ def training_frames(
     if not photo_sources:
         return inputs, targets, None
     work = [(path, recipe.seed, cache, recipe.photo_crops, recipe.augmented_crops) for path in photo_sources]
-    sets = starmap_jobs(cached_photo_frames, work, jobs)
+    sets = starmap_jobs(functools.partial(cached_photo_frames, context=recipe.photo_context), work, jobs)
     photos = PhotoFrames(np.concatenate([p.inputs for p in sets]), np.concatenate([p.targets for p in sets]))
     log.info("photo frames %d from %s", len(photos.inputs), ", ".join(str(p) for p in photo_sources))
     return inputs, targets, photos
