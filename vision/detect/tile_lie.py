@@ -71,13 +71,19 @@ def turn_wanted(as_found: TileReading, turned: TileReading) -> bool:
 def in_a_row(quads: Sequence[np.ndarray]) -> np.ndarray:
     """For each quad, whether another quad's centre lies within :data:`ROW_REACH` of its face
     lengths (its longer edge)."""
+    return np.asarray(_neighbours(quads).any(axis=1))
+
+
+def _neighbours(quads: Sequence[np.ndarray]) -> np.ndarray:
+    """Which quads are each quad's neighbours ([i, j]: quad j's centre lies within
+    :data:`ROW_REACH` of quad i's face length, its longer edge; never itself)."""
     if not quads:
-        return np.zeros(0, bool)
+        return np.zeros((0, 0), bool)
     middles = centres(quads)
     longs = np.array([max(length(q[1] - q[0]), length(q[2] - q[1])) for q in quads])
     distances = np.linalg.norm(middles[:, None, :] - middles[None, :, :], axis=2)
     np.fill_diagonal(distances, np.inf)
-    return np.asarray(distances.min(axis=1) <= ROW_REACH * longs)
+    return np.asarray(distances <= ROW_REACH * longs[:, None])
 
 
 def along_their_rows(quads: Sequence[np.ndarray]) -> np.ndarray:
@@ -88,11 +94,7 @@ def along_their_rows(quads: Sequence[np.ndarray]) -> np.ndarray:
     added kan, each the other's nearest, would outweigh their meld's upright tiles)."""
     if not quads:
         return np.zeros(0, bool)
-    middles = centres(quads)
-    longs = np.array([max(length(q[1] - q[0]), length(q[3] - q[0])) for q in quads])
-    distances = np.linalg.norm(middles[:, None, :] - middles[None, :, :], axis=2)
-    np.fill_diagonal(distances, np.inf)
-    near = distances <= ROW_REACH * longs[:, None]
+    near = _neighbours(quads).astype(np.float64)
     ups = np.array([q[0] - q[3] for q in quads], np.float64)
     doubled = 2.0 * np.arctan2(ups[:, 1], ups[:, 0])  # lines, not directions: doubled angles
     line_sin, line_cos = near @ np.sin(doubled), near @ np.cos(doubled)
