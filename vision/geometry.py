@@ -27,6 +27,32 @@ def mapped_points(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:
     return np.asarray(moved[:, :2] / moved[:, 2:3] + 0.5, np.float64)
 
 
+def points_box(points: np.ndarray) -> tuple[float, float, float, float]:
+    """[x0, y0, x1, y1] enclosing ``points`` (N×2), not rounded."""
+    points = np.asarray(points, np.float64).reshape(-1, 2)
+    return (float(points[:, 0].min()), float(points[:, 1].min()), float(points[:, 0].max()), float(points[:, 1].max()))
+
+
+def mapped_box(matrix: np.ndarray, box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    """The box enclosing where ``matrix`` (as :func:`mapped_points`) puts box ``box``'s corners."""
+    x0, y0, x1, y1 = box
+    return points_box(mapped_points(matrix, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)))
+
+
+def reflected_copy(across: int, down: int, width: float, height: float) -> np.ndarray:
+    """The 3×3 map (as :func:`mapped_points` takes it) of a ``width`` × ``height`` picture onto
+    its copy ``across`` and ``down`` copies over, in the picture continued by its mirror images
+    as ``cv2.BORDER_REFLECT`` continues it: copy k lies k widths over, mirrored where k is odd."""
+
+    def axis(copies: int, size: float) -> tuple[float, float]:
+        # Pixel centres: a mirrored copy puts centre c at (k + 1)·size - 1 - c.
+        return (-1.0, (copies + 1) * size - 1.0) if copies % 2 else (1.0, copies * size)
+
+    sx, tx = axis(across, width)
+    sy, ty = axis(down, height)
+    return np.array([[sx, 0.0, tx], [0.0, sy, ty], [0.0, 0.0, 1.0]])
+
+
 def centre(corners: np.ndarray) -> np.ndarray:
     """A quad's centre: the mean of its four corners, as ``corners.mean(axis=0)`` sums them (in
     order, in the corners' own type), without its overhead: a table reader takes a thousand a frame."""

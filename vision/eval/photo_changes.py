@@ -26,7 +26,7 @@ import numpy as np
 
 from vision.eval.label_eval import tile_width
 from vision.eval.label_file import LabelledTile
-from vision.geometry import mapped_points
+from vision.geometry import mapped_box, mapped_points, points_box, reflected_copy
 
 Box = tuple[float, float, float, float]
 
@@ -66,7 +66,7 @@ class PhotoChange:
             else:
                 image = cv2.warpPerspective(image, matrix, (new_width, new_height), flags=cv2.INTER_LINEAR)
             kept_tiles = tuple(replace(t, corners=mapped_points(matrix, t.corners)) for t in kept_tiles)
-            kept_ignored = tuple(_mapped_box(matrix, box) for box in kept_ignored)
+            kept_ignored = tuple(mapped_box(matrix, box) for box in kept_ignored)
         if self.surround > 1:
             image, kept_tiles, kept_ignored = surrounded(image, kept_tiles, kept_ignored, self.surround)
         if self.pixels is not None:
@@ -87,12 +87,6 @@ def _is_scaling(matrix: np.ndarray) -> bool:
     )
 
 
-def _mapped_box(matrix: np.ndarray, box: Box) -> Box:
-    x0, y0, x1, y1 = box
-    moved = mapped_points(matrix, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64))
-    return (float(moved[:, 0].min()), float(moved[:, 1].min()), float(moved[:, 0].max()), float(moved[:, 1].max()))
-
-
 def surrounded(
     image: np.ndarray, tiles: Sequence[LabelledTile], ignored: Sequence[Box], count: int
 ) -> tuple[np.ndarray, tuple[LabelledTile, ...], tuple[Box, ...]]:
@@ -107,29 +101,15 @@ def surrounded(
     height, width = image.shape[:2]
     side = count // 2
     frame = cv2.copyMakeBorder(image, side * height, side * height, side * width, side * width, cv2.BORDER_REFLECT)
-
-    def placed(points: np.ndarray, across: int, down: int) -> np.ndarray:
-        # Pixel edges at whole numbers: copy k lies k widths over, mirrored where k is odd.
-        x = points[:, 0] if across % 2 == 0 else width - points[:, 0]
-        y = points[:, 1] if down % 2 == 0 else height - points[:, 1]
-        return np.stack([x + (across + side) * width, y + (down + side) * height], axis=1)
-
-    def box_of(points: np.ndarray) -> Box:
-        return (
-            float(points[:, 0].min()),
-            float(points[:, 1].min()),
-            float(points[:, 0].max()),
-            float(points[:, 1].max()),
-        )
-
-    moved_tiles = tuple(replace(t, corners=placed(np.asarray(t.corners, np.float64), 0, 0)) for t in tiles)
-    boxes = [np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64) for x0, y0, x1, y1 in ignored]
+    to_frame = np.array([[1.0, 0.0, side * width], [0.0, 1.0, side * height], [0.0, 0.0, 1.0]])
+    moved_tiles = tuple(replace(t, corners=mapped_points(to_frame, t.corners)) for t in tiles)
     copies: list[Box] = []
     for down in range(-side, side + 1):
         for across in range(-side, side + 1):
-            copies += [box_of(placed(b, across, down)) for b in boxes]
+            matrix = to_frame @ reflected_copy(across, down, width, height)
+            copies += [mapped_box(matrix, box) for box in ignored]
             if (across, down) != (0, 0):
-                copies += [box_of(placed(np.asarray(t.corners, np.float64), across, down)) for t in tiles]
+                copies += [points_box(mapped_points(matrix, t.corners)) for t in tiles]
     return frame, moved_tiles, tuple(copies)
 
 

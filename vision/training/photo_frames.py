@@ -40,6 +40,7 @@ from typing import Final
 import cv2
 import numpy as np
 
+from vision.geometry import mapped_box, reflected_copy
 from vision.training.detector_data import TARGET_CHANNELS, target_maps
 from vision.training.real_photos import images_in_split, load_source_labels
 
@@ -198,7 +199,7 @@ def _cut_in_mirrors(
         return pixels, np.zeros((TARGET_CHANNELS, FRAME_PX // 2, FRAME_PX // 2), np.float16)
     photo_w, photo_h = width / scale, height / scale  # the photo's own size, where its boxes are
     seen = [
-        _mirrored(box, across, down, photo_w, photo_h)
+        mapped_box(reflected_copy(across, down, photo_w, photo_h), box)
         for down in range(-copies_y, copies_y + 1)
         for across in range(-copies_x, copies_x + 1)
         for box in boxes
@@ -210,19 +211,6 @@ def _cut_in_mirrors(
         if b[2] * scale > 0 and b[3] * scale > 0 and b[0] * scale < FRAME_PX and b[1] * scale < FRAME_PX
     ]
     return pixels, photo_targets((FRAME_PX, FRAME_PX), inside, scale, loose, upright=upright)
-
-
-def _mirrored(
-    box: tuple[float, float, float, float], across: int, down: int, width: float, height: float
-) -> tuple[float, float, float, float]:
-    """A box of a ``width`` × ``height`` photo in its copy ``across`` and ``down`` copies over,
-    each copy mirrored where its count is odd (pixel edges at whole numbers)."""
-    x0, y0, x1, y1 = box
-    if across % 2:
-        x0, x1 = width - x1, width - x0
-    if down % 2:
-        y0, y1 = height - y1, height - y0
-    return x0 + across * width, y0 + down * height, x1 + across * width, y1 + down * height
 
 
 def build_photo_frames(
