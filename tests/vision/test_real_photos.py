@@ -21,6 +21,7 @@ from vision.training.real_photos import (
     held_out_group,
     japanese_set_tile,
     subset,
+    tile_free_pictures,
     yolo_boxes,
 )
 
@@ -212,6 +213,22 @@ def test_classifier_crops_come_from_tight_boxes_of_originals_only(tmp_path):
     assert len(crops["train"].labels) + len(crops["held-out"].labels) == 9  # three originals, one tile each
 
 
+def test_the_tile_free_pictures_of_built_sets_are_their_training_negatives(tmp_path):
+    for name, negatives in (("a", ["images/room.jpg"]), ("b", [])):
+        document = {
+            "format": "jantaku-labels",
+            "version": 1,
+            "images": {"images/room.jpg": [], "images/hand.jpg": [{"box": [1, 1, 9, 14], "label": 3}]},
+            "groups": {"images/room.jpg": "room", "images/hand.jpg": "hand"},
+            "split": {"room": "train", "hand": "train"},
+            "negatives": negatives,
+        }
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "labels.json").write_text(json.dumps(document), encoding="utf-8")
+    found = tile_free_pictures([tmp_path / "a" / "labels.json", tmp_path / "b" / "labels.json"])
+    assert found == [tmp_path / "a" / "images" / "room.jpg"]
+
+
 def test_training_losses_skip_what_a_photo_does_not_say():
     torch = pytest.importorskip("torch")
     from vision.classify.labels import LABEL_COUNT
@@ -235,3 +252,15 @@ def test_training_losses_skip_what_a_photo_does_not_say():
     _, other_unknown = loss_of(output, unknown)
     assert torch.isfinite(other_unknown)
     assert float(other_unknown) < float(other_known)
+    # Heat unknown (a tile the photograph's edge cuts, beside its mirror image) costs nothing:
+    # the same heat taught as no tile costs what the output's confidence there says.
+    confident = torch.full((1, 8, 4, 4), -9.0)  # sure there is no tile
+    confident[0, 0, 2:4, 2:4] = 4.0  # but for a tile where none is taught
+    no_tile = torch.zeros(1, 9, 4, 4)
+    heat_unknown = no_tile.clone()
+    heat_unknown[0, 0, 2:4, 2:4] = float("nan")
+    heat_taught, _ = loss_of(confident, no_tile)
+    heat_skipped, other = loss_of(confident, heat_unknown)
+    assert torch.isfinite(heat_skipped)
+    assert torch.isfinite(other)
+    assert float(heat_skipped) < float(heat_taught) / 10

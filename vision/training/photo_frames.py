@@ -32,7 +32,9 @@ of the same tiles at the same scale.
 
 from __future__ import annotations
 
+import functools
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -53,7 +55,7 @@ ZOOMED_SHARE: Final = 1 / 3
 LOOSE_ASPECT: Final = 1.25  # a box squarer than this is a turned tile: its size and axis are not known
 _DATA_VERSION: Final = "p2"
 #: What a frame shows beyond a scaled photograph's edges (module doc).
-CONTEXTS: Final = ("black", "mirror")
+CONTEXTS: Final = ("black", "mirror", "scene")
 
 
 @dataclass(frozen=True)
@@ -117,21 +119,19 @@ def frames_of_photo(
     *,
     upright: bool = False,
     context: str = "black",
+    scenes: Sequence[np.ndarray] = (),
 ) -> list[tuple[np.ndarray, np.ndarray]]:
     """``crops`` positive frames (and perhaps one zoomed-in negative) of one photo; ``upright``:
     its tiles are known to lie along their rows (:func:`photo_targets`); ``context``: what lies
-    beyond its edges (:data:`CONTEXTS`)."""
+    beyond its edges (:data:`CONTEXTS`; ``"scene"`` takes one of ``scenes``)."""
     longs = [max(b[2] - b[0], b[3] - b[1]) for b in boxes]
     if not longs:
         return []
     median = float(np.median(longs))
-    out = []
-    for _ in range(crops):
-        wanted = rng.uniform(*POSITIVE_LONG_PX)
-        out.append(_cut(image, boxes, wanted / median, loose, rng, negative=False, upright=upright, context=context))
+    cut = functools.partial(_cut, image, boxes, loose=loose, rng=rng, upright=upright, context=context, scenes=scenes)
+    out = [cut(rng.uniform(*POSITIVE_LONG_PX) / median, negative=False) for _ in range(crops)]
     if rng.random() < ZOOMED_SHARE:
-        wanted = rng.uniform(*ZOOMED_LONG_PX)
-        out.append(_cut(image, boxes, wanted / median, loose, rng, negative=True, upright=upright, context=context))
+        out.append(cut(rng.uniform(*ZOOMED_LONG_PX) / median, negative=True))
     return out
 
 
@@ -151,6 +151,7 @@ def _cut(
     negative: bool,
     upright: bool = False,
     context: str = "black",
+    scenes: Sequence[np.ndarray] = (),
 ) -> tuple[np.ndarray, np.ndarray]:
     if context not in CONTEXTS:
         raise ValueError(f"no photo context {context!r}: one of {', '.join(CONTEXTS)}")
@@ -160,6 +161,10 @@ def _cut(
     scaled = cv2.resize(image, size, interpolation=interpolation)
     if context == "mirror":
         return _cut_in_mirrors(scaled, boxes, scale, loose, rng, negative=negative, upright=upright)
+    if context == "scene":
+        if not scenes:
+            raise ValueError("the scene context needs tile-free scenes to set photographs in")
+        return _cut_in_scene(scaled, boxes, scale, loose, rng, negative=negative, upright=upright, scenes=scenes)
     # A random FRAME_PX square of the scaled photo (on the stride grid), black beyond its edges.
     x = int(rng.integers(0, max(1, size[0] - FRAME_PX) // 2 + 1)) * 2
     y = int(rng.integers(0, max(1, size[1] - FRAME_PX) // 2 + 1)) * 2
@@ -204,21 +209,76 @@ def _cut_in_mirrors(
         for across in range(-copies_x, copies_x + 1)
         for box in boxes
     ]
+    cut = [cut_by_edge(box, photo_w, photo_h) for box in boxes] * ((2 * copies_y + 1) * (2 * copies_x + 1))
     shifted = [(b[0] - x / scale, b[1] - y / scale, b[2] - x / scale, b[3] - y / scale) for b in seen]
     inside = [
-        b
-        for b in shifted
+        (b, edge)
+        for b, edge in zip(shifted, cut, strict=True)
         if b[2] * scale > 0 and b[3] * scale > 0 and b[0] * scale < FRAME_PX and b[1] * scale < FRAME_PX
     ]
-    return pixels, photo_targets((FRAME_PX, FRAME_PX), inside, scale, loose, upright=upright)
+    maps = photo_targets((FRAME_PX, FRAME_PX), [b for b, edge in inside if not edge], scale, loose, upright=upright)
+    # A tile the photo's edge cuts meets its own mirror image there: a shape that is neither a
+    # tile nor no tile, taught as neither (its heat unknown).
+    for box, _ in (b for b in inside if b[1]):
+        x0, y0, x1, y1 = (int(v * scale / 2) for v in box)  # cells (stride 2)
+        maps[0][max(0, y0) : max(0, y1 + 1), max(0, x0) : max(0, x1 + 1)] = np.nan
+    return pixels, maps
+
+
+def _cut_in_scene(
+    scaled: np.ndarray,
+    boxes: list[tuple[float, float, float, float]],
+    scale: float,
+    loose: bool,
+    rng: np.random.Generator,
+    *,
+    negative: bool,
+    upright: bool,
+    scenes: Sequence[np.ndarray],
+) -> tuple[np.ndarray, np.ndarray]:
+    """A FRAME_PX square around a random point of the scaled photo (``scaled``), a tile-free
+    scene (one of ``scenes``, scaled at random) beyond its edges."""
+    scene = scenes[int(rng.integers(len(scenes)))]
+    least = FRAME_PX / min(scene.shape[:2])
+    factor = float(np.exp(rng.uniform(np.log(least), np.log(max(least, 1.0)))))
+    around = cv2.resize(scene, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    sy = int(rng.integers(0, max(1, around.shape[0] - FRAME_PX + 1)))
+    sx = int(rng.integers(0, max(1, around.shape[1] - FRAME_PX + 1)))
+    pixels = np.zeros((FRAME_PX, FRAME_PX, 3), np.uint8)
+    part = around[sy : sy + FRAME_PX, sx : sx + FRAME_PX]
+    pixels[: part.shape[0], : part.shape[1]] = part
+    height, width = scaled.shape[:2]
+    x = int(rng.integers(-FRAME_PX // 2, max(1, width - FRAME_PX // 2)) // 2) * 2
+    y = int(rng.integers(-FRAME_PX // 2, max(1, height - FRAME_PX // 2)) // 2) * 2
+    photo = scaled[max(0, y) : y + FRAME_PX, max(0, x) : x + FRAME_PX]
+    pixels[max(0, -y) : max(0, -y) + photo.shape[0], max(0, -x) : max(0, -x) + photo.shape[1]] = photo
+    if negative:
+        return pixels, np.zeros((TARGET_CHANNELS, FRAME_PX // 2, FRAME_PX // 2), np.float16)
+    shifted = [(b[0] - x / scale, b[1] - y / scale, b[2] - x / scale, b[3] - y / scale) for b in boxes]
+    return pixels, photo_targets((FRAME_PX, FRAME_PX), shifted, scale, loose, upright=upright)
+
+
+def cut_by_edge(box: tuple[float, float, float, float], width: float, height: float) -> bool:
+    """Whether a box touches (within a pixel) the edge of its ``width`` × ``height`` photo:
+    the labeller boxed the part of a tile the frame shows."""
+    return box[0] <= 1 or box[1] <= 1 or box[2] >= width - 1 or box[3] >= height - 1
 
 
 def build_photo_frames(
-    labels_path: Path, seed: int, crops: int = 2, augmented_crops: int = 1, context: str = "black"
+    labels_path: Path,
+    seed: int,
+    crops: int = 2,
+    augmented_crops: int = 1,
+    *,
+    context: str = "black",
+    scenes: Sequence[Path] = (),
 ) -> PhotoFrames:
     """Frames of every training-split image of a built source (``labels.json`` of
-    :mod:`vision.training.real_photos`): ``crops`` per original, ``augmented_crops`` per copy.
-    A label file that cannot be read raises a ``RealPhotoError`` naming it."""
+    :mod:`vision.training.real_photos`): ``crops`` per original, ``augmented_crops`` per copy;
+    ``scenes``: the tile-free pictures the ``"scene"`` context sets photographs in (a source's
+    own tile-free pictures are cut alone, as on black). A label file that cannot be read raises
+    a ``RealPhotoError`` naming it."""
+    around = [_read(path) for path in scenes]
     document = load_source_labels(labels_path)
     augmented = set(document.get("augmented", ()))
     rng = np.random.default_rng(seed)
@@ -229,9 +289,7 @@ def build_photo_frames(
     if not isinstance(upright, bool):
         raise ValueError(f'{labels_path}: "upright" must be true or false, not {upright!r}')
     for index, name in enumerate(names):
-        image = cv2.imread(str(labels_path.parent / name))
-        if image is None:
-            raise ValueError(f"{labels_path.parent / name}: not a readable image")
+        image = _read(labels_path.parent / name)
         boxes = [_box(t["box"]) for t in document["images"][name]]
         boxes += [_box(b) for b in document.get("ignore", {}).get(name, ())]  # not riichi tiles, but tiles
         loose = name in augmented
@@ -239,16 +297,26 @@ def build_photo_frames(
             if boxes:
                 raise ValueError(f"{labels_path}: {name} is listed as a negative but has tiles")
             for _ in range(crops):
-                inputs.append(_cut(image, [], _negative_scale(rng), False, rng, negative=True, context=context)[0])
+                alone = "black" if context == "scene" else context
+                inputs.append(_cut(image, [], _negative_scale(rng), False, rng, negative=True, context=alone)[0])
                 targets.append(np.zeros((TARGET_CHANNELS, FRAME_PX // 2, FRAME_PX // 2), np.float16))
             continue
         crops_here = augmented_crops if loose else crops
-        for pixels, maps in frames_of_photo(image, boxes, loose, rng, crops_here, upright=upright, context=context):
+        for pixels, maps in frames_of_photo(
+            image, boxes, loose, rng, crops_here, upright=upright, context=context, scenes=around
+        ):
             inputs.append(pixels)
             targets.append(maps)
         if index % 500 == 499:
             log.info("photo frames: %d/%d images", index + 1, len(names))
     return PhotoFrames(np.stack(inputs), np.stack(targets))
+
+
+def _read(path: Path) -> np.ndarray:
+    image = cv2.imread(str(path))
+    if image is None:
+        raise ValueError(f"{path}: not a readable image")
+    return image
 
 
 def _box(values: list[float]) -> tuple[float, float, float, float]:
@@ -257,19 +325,26 @@ def _box(values: list[float]) -> tuple[float, float, float, float]:
 
 
 def cached_photo_frames(
-    labels_path: Path, seed: int, cache: str | None, crops: int = 2, augmented_crops: int = 1, *, context: str = "black"
+    labels_path: Path,
+    seed: int,
+    cache: str | None,
+    crops: int = 2,
+    augmented_crops: int = 1,
+    *,
+    context: str = "black",
+    scenes: Sequence[Path] = (),
 ) -> PhotoFrames:
     """:func:`build_photo_frames`, kept in ``cache`` (named by the source, seed, crops and
     context) when given."""
     if cache is None:
-        return build_photo_frames(labels_path, seed, crops, augmented_crops, context)
+        return build_photo_frames(labels_path, seed, crops, augmented_crops, context=context, scenes=scenes)
     counts = "" if (crops, augmented_crops) == (2, 1) else f"-{crops}x{augmented_crops}"
     around = "" if context == "black" else f"-{context}"
     path = Path(cache) / f"photos-{_DATA_VERSION}-{labels_path.parent.name}-{seed}{counts}{around}.npz"
     if path.is_file():
         stored = np.load(path)
         return PhotoFrames(stored["inputs"], stored["targets"])
-    frames = build_photo_frames(labels_path, seed, crops, augmented_crops, context)
+    frames = build_photo_frames(labels_path, seed, crops, augmented_crops, context=context, scenes=scenes)
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savez(path.with_suffix(".tmp.npz"), inputs=frames.inputs, targets=frames.targets)
     path.with_suffix(".tmp.npz").rename(path)

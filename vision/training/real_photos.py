@@ -308,6 +308,17 @@ def checked_label_sets(paths: Sequence[Path]) -> list[Path]:
     return list(paths)
 
 
+def tile_free_pictures(paths: Sequence[Path]) -> list[Path]:
+    """The pictures that the built label sets ``paths`` list as ``negatives`` (no tile in them)
+    and hold in their training split, in the order given."""
+    found = []
+    for path in paths:
+        document = load_source_labels(path)
+        negatives = set(document.get("negatives", ()))
+        found += [path.parent / name for name in images_in_split(document, "train") if name in negatives]
+    return found
+
+
 def images_in_split(document: dict[str, Any], split: str) -> list[str]:
     """The image names of a built source's ``labels.json`` whose photograph is in ``split``
     (``train`` or ``held-out``), sorted."""

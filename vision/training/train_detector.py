@@ -54,7 +54,7 @@ from vision.training.face_mix import face_mix_of
 from vision.training.onnx_weights import detector_from_onnx, freeze_batch_norm
 from vision.training.photo_frames import CONTEXTS, PhotoFrames, cached_photo_frames
 from vision.training.processes import starmap_jobs
-from vision.training.real_photos import checked_label_sets
+from vision.training.real_photos import checked_label_sets, tile_free_pictures
 from vision.training.recipe_options import add_recipe_options, recipe_from
 
 log = logging.getLogger(__name__)
@@ -171,7 +171,10 @@ def training_frames(
     if not photo_sources:
         return inputs, targets, None
     work = [(path, recipe.seed, cache, recipe.photo_crops, recipe.augmented_crops) for path in photo_sources]
-    sets = starmap_jobs(functools.partial(cached_photo_frames, context=recipe.photo_context), work, jobs)
+    # The scene context sets each photograph among the tile-free pictures the sources list.
+    scenes = tile_free_pictures(photo_sources) if recipe.photo_context == "scene" else []
+    cut = functools.partial(cached_photo_frames, context=recipe.photo_context, scenes=scenes)
+    sets = starmap_jobs(cut, work, jobs)
     photos = PhotoFrames(np.concatenate([p.inputs for p in sets]), np.concatenate([p.targets for p in sets]))
     log.info("photo frames %d from %s", len(photos.inputs), ", ".join(str(p) for p in photo_sources))
     return inputs, targets, photos
@@ -268,11 +271,18 @@ def windows(
 def loss_of(output: torch.Tensor, target: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """CenterNet's focal loss on the heat map, and the bump-weighted regression losses."""
     heat = torch.sigmoid(output[:, 0]).clamp(1e-4, 1 - 1e-4)
-    truth = target[:, 0]
+    # A photograph's heat is unknown (NaN) where a tile its edge cuts meets its own mirror image
+    # (vision/training/photo_frames.py): no cost there either way.
+    heat_known = ~torch.isnan(target[:, 0])
+    truth = torch.nan_to_num(target[:, 0])
     positive = (truth >= 0.999).float()
     negative_weight = (1 - truth) ** 4
-    focal = -(
-        positive * (1 - heat) ** 2 * torch.log(heat) + (1 - positive) * negative_weight * heat**2 * torch.log(1 - heat)
+    focal = (
+        -(
+            positive * (1 - heat) ** 2 * torch.log(heat)
+            + (1 - positive) * negative_weight * heat**2 * torch.log(1 - heat)
+        )
+        * heat_known
     )
     heat_loss = focal.sum() / positive.sum().clamp(min=1.0)
     weight = target[:, 8]
