@@ -7,11 +7,12 @@ Seat-view scenes (``vision.render.seat_view``) drawn without their tiles: felt o
 colours or wood, point sticks, dice, a hand reaching in, and behind the table shelves of book
 spines with letters on them and boxes; then the same scenes with a keyboard, an automatic
 table's score display or a tray of point sticks lying on the felt as well
-(``vision.render.table_things``). Each goes through ``jantaku vision detect``'s pipeline
-with no hint (``photo_reader``: the pixel aspect chosen unless ``--pixel-aspect`` gives it,
-read again upright when its rows run askew, the photograph's rules). Printed: false finds
-per scene (mean, max), the share of scenes with none, what the false finds were read as, and
-the time a scene.
+(``vision.render.table_things``); then the first scenes again with most spines titled in the
+tile art's own characters (一-九, 萬, winds, 中, 發: a tile's ink on no tile). Each goes
+through ``jantaku vision detect``'s pipeline with no hint (``photo_reader``: the pixel aspect
+chosen unless ``--pixel-aspect`` gives it, read again upright when its rows run askew, the
+photograph's rules). Printed: false finds per scene (mean, max), the share of scenes with
+none, what the false finds were read as, and the time a scene.
 
 ``--backgrounds LABELS`` (repeatable) adds real hard negatives: each labelled photograph's
 tile-free rectangle (``vision.eval.background_crops``: felt, desks, book shelves, a table's
@@ -58,13 +59,17 @@ def main() -> None:
 
     judge = aspect_judge_option(None)
     read = photo_reader(classifier, finder, pixel_aspect, judge)
-    for things in (False, True) if args.scenes > 0 else ():
+    kinds = (  # what the scenes hold besides the felt and the room; the table's things; the spines' titles
+        ("", False, False),
+        (" and a keyboard, a score display or a stick tray", True, False),
+        (", book spines titled in the tiles' characters", False, True),
+    )
+    for what, things, glyphs in kinds if args.scenes > 0 else ():
         tally = _Tally()
         for seed in range(FIRST_SEED, FIRST_SEED + args.scenes):
-            scene = render_seat_view(seed, tiles=False, table_things=things)
+            scene = render_seat_view(seed, tiles=False, table_things=things, spine_glyphs=glyphs)
             started = time.perf_counter()
             tally.add(read(scene.image).detections, started)
-        what = " and a keyboard, a score display or a stick tray" if things else ""
         tally.report(
             f"hard negatives: {args.scenes} seat-view scenes without tiles{what} (seeds from {FIRST_SEED}), 960×720"
         )

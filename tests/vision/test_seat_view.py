@@ -12,7 +12,7 @@ from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier
 from vision.classify.labels import BACK_LABEL, is_red_label, kind_of_label
 from vision.eval.label_file import load_labels
 from vision.render.renderer import TileTruth
-from vision.render.seat_view import _unhidden, look_at_camera, render_seat_view
+from vision.render.seat_view import _unhidden, look_at_camera, render_seat_view, tile_characters
 from vision.training.photo_frames import build_photo_frames
 from vision.training.real_photos import images_in_split
 from vision.training.seat_view_set import SceneKind, write_set
@@ -177,3 +177,37 @@ def test_the_scattered_label_set_says_so(tmp_path):
     write_set(tmp_path, 2, first_seed=40, kind=SceneKind(scattered=True))
     document = json.loads((tmp_path / "labels.json").read_text())
     assert document["source"].endswith("scattered")
+
+
+def test_spines_titled_in_the_tiles_characters_change_the_room_alone():
+    """``spine_glyphs`` writes the tile art's characters down most spines, from a generator of
+    its own: the felt, the tiles and their truths are the seed's as before; only rows of the
+    room differ, and there they hold pixels of the spines' new titles."""
+    changed_rooms = 0
+    for seed in SEEDS:
+        plain, titled = render_seat_view(seed), render_seat_view(seed, spine_glyphs=True)
+        assert len(titled.truths) == len(plain.truths)
+        for a, b in zip(plain.truths, titled.truths, strict=True):
+            assert a.label == b.label
+            np.testing.assert_array_equal(a.corners, b.corners)
+        rows = np.nonzero(np.abs(plain.image.astype(int) - titled.image.astype(int)).max(axis=(1, 2)) > 40)[0]
+        if rows.size:
+            changed_rooms += 1
+            below = min(*(t.corners[:, 1].min() for t in plain.truths), plain.image.shape[0])
+            assert rows.max() < below  # above every face: the room behind the table
+    assert changed_rooms >= len(SEEDS) // 2
+
+
+def test_the_tiles_characters_are_the_art_s_numerals_man_winds_and_dragons():
+    characters = tile_characters()
+    assert len(characters) == 9 * 2 + 6  # each man tile's numeral and 萬, 東南西北, 中, 發
+    numeral_one, man = characters[0], characters[1]
+    assert numeral_one.shape[1] > 2 * numeral_one.shape[0]  # 一 is a flat stroke
+    assert 0.6 < man.shape[0] / man.shape[1] < 1.6  # 萬 is about square
+    assert all(m.min() >= 0 and m.max() <= 1 and m.max() > 0.9 for m in characters)
+
+
+def test_a_set_of_titled_spines_says_so(tmp_path):
+    write_set(tmp_path, 2, first_seed=40, kind=SceneKind(negatives=True, spine_glyphs=True))
+    document = json.loads((tmp_path / "labels.json").read_text())
+    assert document["source"].endswith("spines in the tiles' characters")

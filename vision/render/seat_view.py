@@ -15,6 +15,7 @@ top face, corners in face order. Tiles seen from their back and the clutter have
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -30,12 +31,14 @@ from vision.render.face_style import Art, tile_art_of
 from vision.render.placement import TILE_HEIGHT_MM, TILE_THICKNESS_MM, TILE_WIDTH_MM, PlacedTile
 from vision.render.renderer import TileTruth, wholly_inside
 from vision.render.table_things import draw_table_things
-from vision.render.tile_art import BACK_HUES, ArtStyle, TileArt
+from vision.render.tile_art import BACK_HUES, VENDORED_ART, ArtStyle, TileArt
 
 _FACE_LABELS: Final = 37  # labels 0..36 are faces (34 kinds and three red fives); 37 is the back
 _BODY_SHARE: Final = 0.55  # the ivory part of a tile's thickness; the rest is the back's colour
 _HIDDEN: Final = 0.2  # a face hidden this much (by a hand, a nearer tile) is no truth
 _THINGS_STREAM: Final = 0x7AB1E  # the table things' own random stream, beside the scene's seed
+_GLYPHS_STREAM: Final = 0x61F5  # the spines' characters' own stream
+_CHARACTER_SPINES: Final = 0.6  # with spine_glyphs, the share of spines titled in the art's characters
 
 
 @dataclass(frozen=True, eq=False)
@@ -76,6 +79,7 @@ def render_seat_view(
     strokes: float = 0.0,
     scattered: bool = False,
     table_things: bool = False,
+    spine_glyphs: bool = False,
 ) -> SeatScene:
     """One scene, deterministic from ``seed``, its faces drawn from ``style`` with their strokes
     ``strokes`` art pixels thicker (negative: thinner). ``tiles=False`` draws the same scene
@@ -85,7 +89,9 @@ def render_seat_view(
     tiles show them), not in a row; a face that a nearer tile hides is no truth.
     ``table_things``: also a keyboard, a score display or a stick tray lying on the felt
     (:mod:`vision.render.table_things`), drawn from a generator of their own so that the rest
-    of the seed's scene is the same; a face they hide is no truth."""
+    of the seed's scene is the same; a face they hide is no truth. ``spine_glyphs``: most book
+    spines carry a column of the tile art's own characters (一-九, 萬, 東南西北, 中, 發) instead
+    of letters, drawn from a generator of their own: text that is the tiles' ink, on no tile."""
     rng = np.random.default_rng(seed)
     art = tile_art_of(style, strokes)
     back_hue = int(rng.choice(BACK_HUES))
@@ -105,7 +111,8 @@ def render_seat_view(
     focal = float(rng.uniform(0.35, 1.2)) * size[0] * distance / row_width
     camera = look_at_camera(size, eye, target, focal, float(rng.normal(0, 6)))
 
-    image = _surface(size, camera, rng)
+    glyphs_rng = np.random.default_rng([seed, _GLYPHS_STREAM]) if spine_glyphs else None
+    image = _surface(size, camera, rng, glyphs_rng)
     truths: list[TileTruth] = []
     near = min(max(-220.0, float(eye[1]) + 90.0), -70.0)  # the nearest the felt's things come to the camera (mm)
     loose = [replace(tile, label=art.drawn_label(tile.label)) for tile in _loose_tiles(rng, row_left, row_width, near)]
@@ -153,7 +160,9 @@ def render_seat_view(
     return SeatScene(frame, tuple(truths))
 
 
-def _surface(size: tuple[int, int], camera: Camera, rng: np.random.Generator) -> np.ndarray:
+def _surface(
+    size: tuple[int, int], camera: Camera, rng: np.random.Generator, glyphs_rng: np.random.Generator | None = None
+) -> np.ndarray:
     """The felt (or wood) up to the table's far edge, and the room behind it above."""
     width, height = size
     image = np.empty((height, width, 3), np.float32)
@@ -169,7 +178,7 @@ def _surface(size: tuple[int, int], camera: Camera, rng: np.random.Generator) ->
     edge = camera.project(np.array([[-600.0, far, 0.0], [600.0, far, 0.0]]))
     horizon = float(edge[:, 1].max())
     if horizon >= 8:  # a sliver of room is not worth drawing (nor can OpenCV draw on an empty one)
-        _draw_room(image, int(min(horizon, height)), rng)
+        _draw_room(image, int(min(horizon, height)), rng, glyphs_rng)
     return image
 
 
@@ -183,8 +192,11 @@ def _wood(size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
     return np.asarray(base[None, None, :] + shade * np.array([0.6, 0.8, 1.0], np.float32))
 
 
-def _draw_room(image: np.ndarray, horizon: int, rng: np.random.Generator) -> None:
-    """Shelves of book spines with glyphs, boxes and a wall above the table's far edge."""
+def _draw_room(
+    image: np.ndarray, horizon: int, rng: np.random.Generator, glyphs_rng: np.random.Generator | None = None
+) -> None:
+    """Shelves of book spines with glyphs, boxes and a wall above the table's far edge; with
+    ``glyphs_rng``, most spines' glyphs are the tile art's characters (:func:`_write_characters`)."""
     width = image.shape[1]
     room = np.empty((horizon, width, 3), np.uint8)  # drawn in 8 bits: OpenCV writes text on no other depth
     room[:] = rng.uniform(60, 230, 3).astype(np.uint8)
@@ -195,9 +207,15 @@ def _draw_room(image: np.ndarray, horizon: int, rng: np.random.Generator) -> Non
         colour = rng.uniform(20, 240, 3).tolist()
         cv2.rectangle(room, (x, top), (x + spine - 2, horizon), colour, -1)
         ink = (245, 245, 245) if sum(colour) < 360 else (20, 20, 20)
+        characters = glyphs_rng is not None and glyphs_rng.random() < _CHARACTER_SPINES
         for y in range(top + 8, horizon - 10, int(rng.integers(14, 40))):
+            # Drawn from the scene's generator either way, so that the rest of its scene is the same.
             text = "".join(chr(int(c)) for c in rng.integers(65, 91, int(rng.integers(1, 3))))
-            cv2.putText(room, text, (x + 2, y), int(rng.integers(0, 8)), spine / 70, ink, int(rng.integers(1, 3)))
+            font, thickness = int(rng.integers(0, 8)), int(rng.integers(1, 3))
+            if not characters:
+                cv2.putText(room, text, (x + 2, y), font, spine / 70, ink, thickness)
+        if characters and glyphs_rng is not None:
+            _write_characters(room, (x, top, x + spine - 2, horizon), glyphs_rng)
         if rng.random() < 0.15:  # a box between the books
             box = int(rng.integers(60, 160))
             cv2.rectangle(room, (x, max(horizon - box, 0)), (x + box, horizon), rng.uniform(20, 240, 3).tolist(), -1)
@@ -205,6 +223,60 @@ def _draw_room(image: np.ndarray, horizon: int, rng: np.random.Generator) -> Non
         x += spine
     cv2.rectangle(room, (0, horizon - int(rng.integers(4, 20))), (width, horizon), rng.uniform(20, 90, 3).tolist(), -1)
     image[:horizon] = room
+
+
+def _write_characters(room: np.ndarray, spine: tuple[int, int, int, int], rng: np.random.Generator) -> None:
+    """A column of the tile art's characters down a spine (``spine``: x0, y0, x1, y1), each
+    most of its width, in one ink: as a Japanese book's title runs down its spine."""
+    x0, y0, x1, y1 = spine
+    width = x1 - x0
+    if width < 8:
+        return
+    ink = np.array(rng.choice([(20, 20, 20), (245, 245, 245), (40, 40, 170), (150, 60, 20), (40, 110, 40)]), np.float32)
+    size = int(width * rng.uniform(0.55, 0.9))
+    y = y0 + int(rng.integers(4, 4 + size))
+    while True:
+        mask = tile_characters()[int(rng.integers(len(tile_characters())))]
+        height = max(1, round(size * mask.shape[0] / mask.shape[1]))
+        if y + height >= min(y1, room.shape[0]) - 4:
+            return
+        left = x0 + (width - size) // 2
+        if left >= 0 and left + size <= room.shape[1]:
+            alpha = cv2.resize(mask, (size, height), interpolation=cv2.INTER_AREA)[..., None]
+            region = room[y : y + height, left : left + size].astype(np.float32)
+            room[y : y + height, left : left + size] = np.round(region * (1 - alpha) + ink * alpha).astype(np.uint8)
+        y += height + int(rng.integers(1, max(2, size // 3)))
+
+
+@functools.lru_cache(maxsize=1)
+def tile_characters() -> tuple[np.ndarray, ...]:
+    """Ink masks (float 0-1, cropped to their ink) of the characters the vendored art writes on
+    tiles: each character tile's numeral and its 萬 (cut at the widest blank band between
+    them), the winds, 中 and 發."""
+    folder = VENDORED_ART / "Regular"
+    masks = []
+    for name in [f"Man{n}" for n in range(1, 10)] + ["Ton", "Nan", "Shaa", "Pei", "Chun", "Hatsu"]:
+        art = cv2.imread(str(folder / f"{name}.png"), cv2.IMREAD_UNCHANGED)
+        if art is None or art.ndim != 3 or art.shape[2] != 4:
+            raise ValueError(f"tile art {folder / name}.png is missing or not a BGRA PNG")
+        alpha = art[..., 3].astype(np.float32) / 255
+        if name.startswith("Man"):
+            inked = alpha.max(axis=1) > 0.5
+            rows = len(inked)
+            # the blank band between numeral and 萬: its middle row, looked for in the upper middle
+            blank = [r for r in range(rows // 6, rows * 2 // 3) if not inked[r]]
+            cut = blank[len(blank) // 2] if blank else rows * 2 // 5
+            masks += [_inked(alpha[:cut]), _inked(alpha[cut:])]
+        else:
+            masks.append(_inked(alpha))
+    return tuple(m for m in masks if m.size)
+
+
+def _inked(alpha: np.ndarray) -> np.ndarray:
+    ys, xs = np.nonzero(alpha > 0.5)
+    if not len(ys):
+        return np.zeros((0, 0), np.float32)
+    return np.ascontiguousarray(alpha[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1])
 
 
 def _scattered(

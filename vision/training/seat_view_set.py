@@ -45,6 +45,7 @@ class SceneKind:
     negatives: bool = False  # no tiles
     scattered: bool = False  # tiles standing apart
     table_things: bool = False  # a keyboard, a score display or a stick tray on the felt
+    spine_glyphs: bool = False  # book spines titled in the tile art's characters
 
 
 def write_set(
@@ -70,7 +71,8 @@ def write_set(
         "version": 1,
         "source": f"vision.render.seat_view seeds {first_seed}-{first_seed + scenes - 1}"
         + (", scattered" if kind.scattered else "")
-        + (", table things" if kind.table_things else ""),
+        + (", table things" if kind.table_things else "")
+        + (", spines in the tiles' characters" if kind.spine_glyphs else ""),
         "face_styles": mix.record(),
         "images": images,
         "ignore": {},
@@ -95,6 +97,7 @@ def _write_scene(out: Path, seed: int, kind: SceneKind, mix: FaceMix) -> tuple[s
         strokes=mix.strokes(seed),
         scattered=kind.scattered,
         table_things=kind.table_things,
+        spine_glyphs=kind.spine_glyphs,
     )
     name = f"images/seat-view-{seed}.jpg"
     if not cv2.imwrite(str(out / name), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92]):
@@ -121,6 +124,9 @@ def main() -> None:
     parser.add_argument(
         "--table-things", action="store_true", help="a keyboard, a score display or a stick tray on the felt"
     )
+    parser.add_argument(
+        "--spine-glyphs", action="store_true", help="book spines titled in the tile art's characters, not letters"
+    )
     parser.add_argument("--jobs", type=int, default=1, help="processes drawing scenes")
     parser.add_argument(
         "--stroke-share", type=float, default=0.0, metavar="X", help="share of scenes with thicker or thinner strokes"
@@ -134,7 +140,7 @@ def main() -> None:
         args.out,
         args.scenes,
         args.first_seed,
-        kind=SceneKind(args.negatives, args.scattered, args.table_things),
+        kind=SceneKind(args.negatives, args.scattered, args.table_things, args.spine_glyphs),
         jobs=args.jobs,
         mix=mix,
     )
