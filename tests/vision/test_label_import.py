@@ -3,6 +3,7 @@
 
 import json
 import shutil
+import struct
 
 import cv2
 import numpy as np
@@ -21,6 +22,20 @@ from vision.render.tile_art import ArtStyle
 def _image(path, width=200, height=100):
     path.parent.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(path), np.full((height, width, 3), 90, np.uint8))
+    return path
+
+
+def _turned_jpeg(path, width, height, orientation=6):
+    """A JPEG of ``width`` x ``height`` pixels whose EXIF orientation tag turns it (6: a quarter
+    clockwise), as a phone writes it: OpenCV reads it ``height`` x ``width``. The APP1 segment is
+    written by hand: a big-endian TIFF header and one IFD entry, Orientation (0x0112, a SHORT)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    ok, jpeg = cv2.imencode(".jpg", np.full((height, width, 3), 90, np.uint8))
+    assert ok
+    tiff = b"MM\x00*" + struct.pack(">IHHHIHHI", 8, 1, 0x0112, 3, 1, orientation, 0, 0)
+    app1 = b"\xff\xe1" + struct.pack(">H", 2 + 6 + len(tiff)) + b"Exif\x00\x00" + tiff
+    data = jpeg.tobytes()
+    path.write_bytes(data[:2] + app1 + data[2:])
     return path
 
 
@@ -194,6 +209,89 @@ def test_broken_exports_are_refused_naming_what_and_where(tmp_path):
     shutil.copy(tmp_path / "there.jpg", xml.parent / "there.jpg")
     with pytest.raises(LabelImportError, match=r"v.xml: object 1: needs a name and bndbox"):
         read_export(xml.parent)
+
+
+def _coco_export(folder, image_name, width, height):
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "_annotations.coco.json"
+    path.write_text(
+        json.dumps(
+            {
+                "images": [{"id": 1, "file_name": image_name, "width": width, "height": height}],
+                "categories": [{"id": 0, "name": "1m"}],
+                "annotations": [{"id": 1, "image_id": 1, "category_id": 0, "bbox": [200, 10, 30, 40]}],
+            }
+        ),
+        encoding="utf-8",
+    )
+    return path
+
+
+def test_a_coco_image_with_an_exif_turn_its_labeller_ignored_is_refused_naming_it(tmp_path):
+    image = _turned_jpeg(tmp_path / "coco" / "phone.jpg", 300, 200)  # labelled as 300x200, reads 200x300
+    assert cv2.imread(str(image)).shape[:2] == (300, 200)
+    coco = _coco_export(tmp_path / "coco", "phone.jpg", 300, 200)
+    with pytest.raises(LabelImportError) as refused:
+        read_export(coco)
+    message = str(refused.value)
+    assert message.startswith(f"COCO file {coco}: images[0]: states 300x200 pixels (width x height) for {image}")
+    assert "reads as 200x300" in message
+    assert "EXIF turn" in message
+    assert "drawn on the unturned picture" in message
+    _coco_export(tmp_path / "coco", "phone.jpg", 200, 300)  # stated as it reads: imported
+    assert [b.box for b in read_export(coco).images[image]] == [(200.0, 10.0, 230.0, 50.0)]
+
+
+def test_a_refused_import_leaves_the_label_file_it_would_replace(tmp_path, capsys):
+    _turned_jpeg(tmp_path / "coco" / "phone.jpg", 300, 200)
+    coco = _coco_export(tmp_path / "coco", "phone.jpg", 300, 200)
+    out = tmp_path / "labels.json"
+    out.write_text("{}\n", encoding="utf-8")
+    assert main(["vision", "import-labels", str(coco), "--out", str(out), "--force"]) == 2
+    assert "EXIF turn" in capsys.readouterr().err
+    assert out.read_text(encoding="utf-8") == "{}\n"
+
+
+def _voc_export(folder, size):
+    _image(folder / "q.jpg", 200, 100)
+    xml = folder / "q.xml"
+    xml.write_text(
+        f"<annotation><filename>q.jpg</filename>{size}<object><name>1m</name><bndbox><xmin>5</xmin><ymin>6</ymin>"
+        "<xmax>25</xmax><ymax>36</ymax></bndbox></object></annotation>",
+        encoding="utf-8",
+    )
+    return xml
+
+
+def test_a_voc_size_that_is_not_the_image_s_is_refused_naming_both(tmp_path):
+    xml = _voc_export(tmp_path / "voc", "<size><width>640</width><height>480</height><depth>3</depth></size>")
+    with pytest.raises(LabelImportError) as refused:
+        read_export(tmp_path / "voc")
+    message = str(refused.value)
+    assert message.startswith(f"VOC file {xml}: <size>: states 640x480 pixels (width x height) for ")
+    assert "q.jpg, which reads as 200x100" in message
+    assert "EXIF" not in message  # not the picture turned: another picture
+    _voc_export(tmp_path / "voc", "<size><width>100</width><height>200</height></size>")
+    with pytest.raises(LabelImportError, match=r"states 100x200 .* reads as 200x100: the picture carries an EXIF"):
+        read_export(tmp_path / "voc")
+    _voc_export(tmp_path / "voc", "<size><width>big</width><height>200</height></size>")
+    with pytest.raises(LabelImportError, match=r"q.xml: <size>: the stated size 'big' x '200' is not a width"):
+        read_export(tmp_path / "voc")
+
+
+@pytest.mark.parametrize(
+    "size",
+    [
+        "<size><width>200</width><height>100</height><depth>3</depth></size>",  # the image's own
+        "",  # no <size>: optional
+        "<size><width>0</width><height>0</height></size>",  # written by a tool that did not know it
+        "<size><depth>3</depth></size>",
+    ],
+)
+def test_a_voc_size_that_is_the_image_s_or_none_imports(tmp_path, size):
+    _voc_export(tmp_path / "voc", size)
+    export = read_export(tmp_path / "voc")
+    assert [(b.name, b.box) for b in export.images[tmp_path / "voc" / "q.jpg"]] == [("1m", (5.0, 6.0, 25.0, 36.0))]
 
 
 def test_import_then_eval_scores_a_rendered_set_exported_as_yolo_as_its_own_labels(tmp_path, capsys):

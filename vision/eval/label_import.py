@@ -15,7 +15,9 @@ three formats, each read here into boxes named by the export's own class names:
 The class names become tiles by :mod:`vision.eval.tile_names` (or a names file where a name
 is none of the schemes it knows); the label file names each image by its path relative to the
 label file, so ``jantaku vision eval --labels OUT`` scores them where they lie. Nothing is
-copied. A tile that is not a riichi tile (a flower) becomes an ``ignore`` box.
+copied. A tile that is not a riichi tile (a flower) becomes an ``ignore`` box. An image that
+reads (EXIF turn applied, as jantaku reads it) at another size than its COCO or VOC export
+states is refused: its boxes were drawn on another picture, most often the unturned one.
 """
 
 from __future__ import annotations
@@ -227,8 +229,10 @@ def _read_coco(path: Path, document: dict[str, Any], export: Export) -> None:
     for index, image in enumerate(document["images"]):
         if not isinstance(image, dict) or "id" not in image or not isinstance(image.get("file_name"), str):
             raise LabelImportError(f"COCO file {path}: images[{index}] needs an id and a file_name")
-        image_path = _image_beside(path, image["file_name"], f"COCO file {path}: images[{index}]")
-        _image_size(image_path)  # a broken image is refused here, as in a YOLO export
+        where = f"COCO file {path}: images[{index}]"
+        image_path = _image_beside(path, image["file_name"], where)
+        decoded = _image_size(image_path)  # a broken image is refused here, as in a YOLO export
+        _check_size(image_path, decoded, _stated_size(image.get("width"), image.get("height"), where), where)
         images[image["id"]] = image_path
         if image_path in export.images:
             raise LabelImportError(f"COCO file {path}: images[{index}]: {image_path} is listed twice")
@@ -267,6 +271,9 @@ def _read_voc(source: Path, paths: Sequence[Path]) -> Export:
         image_path = _image_beside(path, filename, f"VOC file {path}", stem=path.stem)
         if image_path in export.images:
             raise LabelImportError(f"VOC file {path}: {image_path} is labelled by another XML file too")
+        stated = _stated_size(root.findtext("size/width"), root.findtext("size/height"), f"VOC file {path}: <size>")
+        if stated is not None:
+            _check_size(image_path, _image_size(image_path), stated, f"VOC file {path}: <size>")
         boxes: list[NamedBox] = []
         for index, element in enumerate(root.iter("object")):
             where = f"VOC file {path}: object {index + 1}"
@@ -327,6 +334,46 @@ def _image_size(path: Path) -> tuple[int, int]:
     except ImageReadError as error:
         raise LabelImportError(str(error)) from None
     return int(image.shape[1]), int(image.shape[0])
+
+
+def _stated_size(width: object, height: object, where: str) -> tuple[int, int] | None:
+    """The ``(width, height)`` an export states for an image (COCO ``images[].width``/``height``,
+    VOC ``<size>``), or ``None`` where it states none: either absent or empty, or 0 (written by
+    tools that did not know it)."""
+    values = [v.strip() if isinstance(v, str) else v for v in (width, height)]
+    if any(v is None or v == "" for v in values):
+        return None
+    numbers: list[float] = []
+    for value in values:
+        try:
+            numbers.append(float(value) if isinstance(value, int | float | str) and not isinstance(value, bool) else -1)
+        except ValueError:
+            numbers.append(-1)  # not a number: refused below
+    if not all(math.isfinite(n) and n >= 0 and n == int(n) for n in numbers):
+        raise LabelImportError(f"{where}: the stated size {width!r} x {height!r} is not a width and height in pixels")
+    stated_width, stated_height = int(numbers[0]), int(numbers[1])
+    return None if stated_width == 0 or stated_height == 0 else (stated_width, stated_height)
+
+
+def _check_size(image_path: Path, decoded: tuple[int, int], stated: tuple[int, int] | None, where: str) -> None:
+    """Refuses an image whose decoded ``(width, height)`` (after OpenCV's EXIF turn, as jantaku
+    reads it) is not the size its export states: its boxes were drawn on another picture."""
+    if stated is None or stated == decoded:
+        return
+    (width, height), (stated_width, stated_height) = decoded, stated
+    message = (
+        f"{where}: states {stated_width}x{stated_height} pixels (width x height) for {image_path}, "
+        f"which reads as {width}x{height}"
+    )
+    if stated == (height, width):
+        message += (
+            ": the picture carries an EXIF turn (orientation tag) that the labeller ignored, so its boxes were "
+            "drawn on the unturned picture and would land in the wrong place. Remove the tag so the picture "
+            "reads as it was labelled (exiftool -Orientation= IMAGE), or label the turned picture again"
+        )
+    else:
+        message += ": its boxes were drawn on another picture. Put back the image that was labelled, or label this one"
+    raise LabelImportError(message)
 
 
 def _text(path: Path) -> str:
