@@ -8,10 +8,13 @@ from vision.training.photo_frames import (
     FRAME_PX,
     POSITIVE_LONG_PX,
     box_corners,
+    cached_photo_frames,
     cut_by_edge,
     frames_of_photo,
     photo_targets,
 )
+from vision.training.real_photos import tile_free_pictures
+from vision.training.seat_view_set import SceneKind, write_set
 
 
 def test_a_tall_box_stands_upright_and_a_wide_one_lies_across():
@@ -180,3 +183,17 @@ def test_a_photo_context_no_frame_knows_is_refused():
             1,
             context="grey",
         )
+
+
+def test_frames_set_in_other_scenes_are_cached_apart(tmp_path):
+    """The scenes a photograph is set in are part of what its frames are: frames of one set
+    cut among other scenes are another cache file, and the same scenes find the file again."""
+    write_set(tmp_path / "hands", 2, first_seed=60)
+    write_set(tmp_path / "rooms", 2, first_seed=70, kind=SceneKind(negatives=True))
+    write_set(tmp_path / "titled", 2, first_seed=70, kind=SceneKind(negatives=True, spine_glyphs=True))
+    labels, cache = tmp_path / "hands" / "labels.json", tmp_path / "cache"
+    for scenes in ("rooms", "titled", "rooms"):
+        pictures = tile_free_pictures([tmp_path / scenes / "labels.json"])
+        frames = cached_photo_frames(labels, 1, str(cache), crops=1, context="scene", scenes=pictures)
+        assert len(frames.inputs) >= 2
+    assert len(list(cache.glob("*-scene-*.npz"))) == 2

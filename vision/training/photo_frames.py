@@ -33,6 +33,7 @@ of the same tiles at the same scale.
 from __future__ import annotations
 
 import functools
+import hashlib
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -340,6 +341,8 @@ def cached_photo_frames(
         return build_photo_frames(labels_path, seed, crops, augmented_crops, context=context, scenes=scenes)
     counts = "" if (crops, augmented_crops) == (2, 1) else f"-{crops}x{augmented_crops}"
     around = "" if context == "black" else f"-{context}"
+    if scenes:  # which scenes a photograph was set in is part of what the frames are
+        around += "-" + hashlib.sha256("\n".join(str(p.resolve()) for p in scenes).encode()).hexdigest()[:8]
     path = Path(cache) / f"photos-{_DATA_VERSION}-{labels_path.parent.name}-{seed}{counts}{around}.npz"
     if path.is_file():
         stored = np.load(path)
