@@ -104,13 +104,15 @@ def _sideways_calls(read, change: str) -> int:
     return sum(calls)
 
 
-@pytest.mark.parametrize(("change", "at_most", "fewer_by"), [("turned-90", 1, 6), ("stored", 3, 1)])
+@pytest.mark.parametrize(("change", "at_most", "fewer_by"), [("turned-90", 1, 6), ("stored", 3, 0)])
 def test_real_photographs_turned_a_quarter_call_their_upright_tiles_upright(
     read_as_vision_detect, monkeypatch, change, at_most, fewer_by
 ):
     """The six fixture photographs (hand rows, a tray's grid; no tile lies sideways in either
     source) turned a quarter: their finds' sideways calls, measured 0 (10 without calling
-    upright the tiles that lie as their rows lie); as published 2 (4)."""
+    upright the tiles that lie as their rows lie; 9 since the pyramid starts again coarser
+    where it started too fine); as published 2 (2: the step never adds a call; 4 before the
+    pyramid started again)."""
     called = _sideways_calls(read_as_vision_detect, change)
     monkeypatch.setattr(photo_reading, "upright_in_their_rows", tuple)
     assert called <= at_most

@@ -61,6 +61,12 @@ PYRAMID_KEEP_PX: Final = (12.0, 24.0)
 #: stands); letting the second only add tiles where the first found none kept the rendered
 #: readings exactly but let more clutter through and read the photographs a little worse.
 HALF_OCTAVE: Final = 2**-0.5
+#: A frame whose tiles come out longer than this (input pixels) at the finest look was started
+#: too fine: its first look at the model's long side saw tiles longer than training's as pieces
+#: (halves, glyphs), and measured them so. Its finest look then spends itself on glyphs (book
+#: spines' text); the pyramids start again half an octave coarser. Chosen on training material
+#: (docs/vision-history.md).
+COARSER_START_ABOVE_PX: Final = 24.0
 #: A find of the second pyramid where the first found nothing must be this sure a face (the
 #: verifier's score): the second pyramid's own finds on a table's clutter (a keyboard's keys,
 #: a tray of sticks) are mostly unsure ones. Chosen on training material (150 `alanchoi`
@@ -211,17 +217,38 @@ class LearntTileFinder:
     ) -> FindResult:
         """Looks at ``first`` and each half of it down to the smallest input, each keeping the
         tiles of its own scale (``initial``: the finds of the look at the model's long side);
-        with ``half_octaves``, at a second such pyramid from ``first`` / √2 too."""
-        tiles = self._pyramid_tiles(image, first, initial, first_scaled)
-        shifted = round(first * HALF_OCTAVE)
-        if self.half_octaves and shifted >= _LONG_SIDE_RANGE[0]:
-            tiles += _alone_if_sure(self._pyramid_tiles(image, shifted, [], None), tiles, HALF_OCTAVE_ALONE_FACE_SCORE)
-        return _result(_one_per_tile(tiles))
+        with ``half_octaves``, at a second such pyramid from ``first`` / √2 too, and again half
+        an octave coarser while the tiles found come out longer than the finest look keeps
+        (:data:`COARSER_START_ABOVE_PX`): the two pyramids swap, the finest look left out."""
+        longest = max(image.shape[:2])
+        taken: dict[int, tuple[list[_Look], _Scaled]] = {}  # each look's finds, all sizes, taken once
+        second = round(first * HALF_OCTAVE)
+        while True:
+            tiles = self._pyramid_tiles(image, first, initial, first_scaled, taken)
+            if not self.half_octaves or second < _LONG_SIDE_RANGE[0]:
+                return _result(_one_per_tile(tiles))
+            extra = self._pyramid_tiles(image, second, [], None, taken)
+            result = _result(_one_per_tile(tiles + _alone_if_sure(extra, tiles, HALF_OCTAVE_ALONE_FACE_SCORE)))
+            if result.tile_size is None or result.tile_size.height * first / longest <= COARSER_START_ABOVE_PX:
+                return result
+            log.debug(
+                "tiles %.0f px long at the finest look (%d px): looking from %d px",
+                result.tile_size.height * first / longest,
+                first,
+                second,
+            )
+            first, second = second, first // 2
 
     def _pyramid_tiles(
-        self, image: np.ndarray, first: int, initial: list[_Look], first_scaled: _Scaled | None
+        self,
+        image: np.ndarray,
+        first: int,
+        initial: list[_Look],
+        first_scaled: _Scaled | None,
+        taken: dict[int, tuple[list[_Look], _Scaled]] | None = None,
     ) -> list[_Look]:
         longest = max(image.shape[:2])
+        taken = {} if taken is None else taken
         source: _Scaled | None = None
         looks = [first]
         while looks[-1] // 2 >= _LONG_SIDE_RANGE[0]:
@@ -234,11 +261,13 @@ class LearntTileFinder:
                 # the look already taken: its finds, kept as this look keeps them
                 tiles.extend(t for t in initial if low <= t.long * long_side / longest < high)
                 source = first_scaled
-            else:
+                continue
+            if long_side not in taken:
                 # Each coarser look halves the one before (area averaging of area averages):
                 # scaling the whole frame down again for every look cost as much as the network.
-                found, source = self._look(image, long_side, (low, high), source)
-                tiles.extend(self._verified(image, found))
+                taken[long_side] = self._look(image, long_side, (0.0, float("inf")), source)
+            found, source = taken[long_side]
+            tiles.extend(self._verified(image, [t for t in found if low <= t.long * source.scale < high]))
         log.debug("pyramid of looks at %s px", looks)
         return tiles
 
