@@ -156,89 +156,81 @@ def _cut(
 ) -> tuple[np.ndarray, np.ndarray]:
     if context not in CONTEXTS:
         raise ValueError(f"no photo context {context!r}: one of {', '.join(CONTEXTS)}")
+    if context == "scene" and not scenes:
+        raise ValueError("the scene context needs tile-free scenes to set photographs in")
     height, width = image.shape[:2]
     size = (max(1, round(width * scale)), max(1, round(height * scale)))
     interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
     scaled = cv2.resize(image, size, interpolation=interpolation)
-    if context == "mirror":
-        return _cut_in_mirrors(scaled, boxes, scale, loose, rng, negative=negative, upright=upright)
-    if context == "scene":
-        if not scenes:
-            raise ValueError("the scene context needs tile-free scenes to set photographs in")
-        return _cut_in_scene(scaled, boxes, scale, loose, rng, negative=negative, upright=upright, scenes=scenes)
-    # A random FRAME_PX square of the scaled photo (on the stride grid), black beyond its edges.
-    x = int(rng.integers(0, max(1, size[0] - FRAME_PX) // 2 + 1)) * 2
-    y = int(rng.integers(0, max(1, size[1] - FRAME_PX) // 2 + 1)) * 2
-    pixels = np.zeros((FRAME_PX, FRAME_PX, 3), np.uint8)
-    part = scaled[y : y + FRAME_PX, x : x + FRAME_PX]
-    pixels[: part.shape[0], : part.shape[1]] = part
-    if negative:
-        targets = np.zeros((TARGET_CHANNELS, FRAME_PX // 2, FRAME_PX // 2), np.float16)
-        return pixels, targets
-    shifted = [(b[0] - x / scale, b[1] - y / scale, b[2] - x / scale, b[3] - y / scale) for b in boxes]
-    return pixels, photo_targets((FRAME_PX, FRAME_PX), shifted, scale, loose, upright=upright)
-
-
-def _cut_in_mirrors(
-    scaled: np.ndarray,
-    boxes: list[tuple[float, float, float, float]],
-    scale: float,
-    loose: bool,
-    rng: np.random.Generator,
-    *,
-    negative: bool,
-    upright: bool,
-) -> tuple[np.ndarray, np.ndarray]:
-    """A FRAME_PX square around a random point of the scaled photo (``scaled``; its boxes in
-    the photo's own pixels, ``boxes``), the photo's mirror images beyond its edges (as
-    ``cv2.BORDER_REFLECT``), their tiles' boxes mirrored with them."""
-    height, width = scaled.shape[:2]
-    # Enough copies a side that a frame anywhere over the photo lies inside them.
-    copies_x, copies_y = -(-FRAME_PX // width) + 1, -(-FRAME_PX // height) + 1
-    tiled = np.pad(scaled, ((copies_y * height,) * 2, (copies_x * width,) * 2, (0, 0)), mode="symmetric")
-    # The frame's corner, on the stride grid, so that the frame takes in at least a little of the photo.
-    x = int(rng.integers(-FRAME_PX // 2, max(1, width - FRAME_PX // 2)) // 2) * 2
-    y = int(rng.integers(-FRAME_PX // 2, max(1, height - FRAME_PX // 2)) // 2) * 2
-    left, top = x + copies_x * width, y + copies_y * height
-    pixels = np.ascontiguousarray(tiled[top : top + FRAME_PX, left : left + FRAME_PX])
+    unknown: list[tuple[float, float, float, float]] = []
+    if context == "black":
+        # A random FRAME_PX square of the scaled photo (on the stride grid), black beyond its edges.
+        x = int(rng.integers(0, max(1, size[0] - FRAME_PX) // 2 + 1)) * 2
+        y = int(rng.integers(0, max(1, size[1] - FRAME_PX) // 2 + 1)) * 2
+        pixels = np.zeros((FRAME_PX, FRAME_PX, 3), np.uint8)
+        _paste(pixels, scaled, x, y)
+    elif context == "mirror":
+        x, y = _corner_over(size, rng)
+        pixels, boxes, unknown = _among_mirrors(scaled, boxes, scale, x, y)
+    else:
+        pixels = _scene_part(scenes, rng)
+        x, y = _corner_over(size, rng)
+        _paste(pixels, scaled, x, y)
     if negative:
         return pixels, np.zeros((TARGET_CHANNELS, FRAME_PX // 2, FRAME_PX // 2), np.float16)
-    photo_w, photo_h = width / scale, height / scale  # the photo's own size, where its boxes are
-    seen = [
-        mapped_box(reflected_copy(across, down, photo_w, photo_h), box)
-        for down in range(-copies_y, copies_y + 1)
-        for across in range(-copies_x, copies_x + 1)
-        for box in boxes
-    ]
-    cut = [cut_by_edge(box, photo_w, photo_h) for box in boxes] * ((2 * copies_y + 1) * (2 * copies_x + 1))
-    shifted = [(b[0] - x / scale, b[1] - y / scale, b[2] - x / scale, b[3] - y / scale) for b in seen]
-    inside = [
-        (b, edge)
-        for b, edge in zip(shifted, cut, strict=True)
-        if b[2] * scale > 0 and b[3] * scale > 0 and b[0] * scale < FRAME_PX and b[1] * scale < FRAME_PX
-    ]
-    maps = photo_targets((FRAME_PX, FRAME_PX), [b for b, edge in inside if not edge], scale, loose, upright=upright)
+    shifted = [(b[0] - x / scale, b[1] - y / scale, b[2] - x / scale, b[3] - y / scale) for b in boxes]
+    maps = photo_targets((FRAME_PX, FRAME_PX), shifted, scale, loose, upright=upright)
     # A tile the photo's edge cuts meets its own mirror image there: a shape that is neither a
     # tile nor no tile, taught as neither (its heat unknown).
-    for box, _ in (b for b in inside if b[1]):
-        x0, y0, x1, y1 = (int(v * scale / 2) for v in box)  # cells (stride 2)
+    for box in unknown:
+        x0, y0, x1, y1 = (int((v - at / scale) * scale / 2) for v, at in zip(box, (x, y, x, y), strict=True))
         maps[0][max(0, y0) : max(0, y1 + 1), max(0, x0) : max(0, x1 + 1)] = np.nan
     return pixels, maps
 
 
-def _cut_in_scene(
-    scaled: np.ndarray,
-    boxes: list[tuple[float, float, float, float]],
-    scale: float,
-    loose: bool,
-    rng: np.random.Generator,
-    *,
-    negative: bool,
-    upright: bool,
-    scenes: Sequence[np.ndarray],
-) -> tuple[np.ndarray, np.ndarray]:
-    """A FRAME_PX square around a random point of the scaled photo (``scaled``), a tile-free
-    scene (one of ``scenes``, scaled at random) beyond its edges."""
+def _corner_over(size: tuple[int, int], rng: np.random.Generator) -> tuple[int, int]:
+    """A frame's corner on the stride grid, the frame taking in at least a little of a scaled
+    photo of ``size`` (width, height) and reaching beyond its edges."""
+    x = int(rng.integers(-FRAME_PX // 2, max(1, size[0] - FRAME_PX // 2)) // 2) * 2
+    y = int(rng.integers(-FRAME_PX // 2, max(1, size[1] - FRAME_PX // 2)) // 2) * 2
+    return x, y
+
+
+def _paste(pixels: np.ndarray, scaled: np.ndarray, x: int, y: int) -> None:
+    """The part of ``scaled`` a frame with its corner at (``x``, ``y``) shows, drawn on it."""
+    part = scaled[max(0, y) : y + FRAME_PX, max(0, x) : x + FRAME_PX]
+    pixels[max(0, -y) : max(0, -y) + part.shape[0], max(0, -x) : max(0, -x) + part.shape[1]] = part
+
+
+def _among_mirrors(
+    scaled: np.ndarray, boxes: list[tuple[float, float, float, float]], scale: float, x: int, y: int
+) -> tuple[np.ndarray, list[tuple[float, float, float, float]], list[tuple[float, float, float, float]]]:
+    """The frame at (``x``, ``y``) over the scaled photo (``scaled``; its boxes in the photo's
+    own pixels, ``boxes``) continued by its mirror images (as ``cv2.BORDER_REFLECT``), and the
+    boxes it shows, mirrored with them: those to teach, and those of tiles the photo's edge
+    cuts (:func:`cut_by_edge`), to teach neither way."""
+    height, width = scaled.shape[:2]
+    # Enough copies a side that a frame anywhere over the photo lies inside them.
+    copies_x, copies_y = -(-FRAME_PX // width) + 1, -(-FRAME_PX // height) + 1
+    tiled = np.pad(scaled, ((copies_y * height,) * 2, (copies_x * width,) * 2, (0, 0)), mode="symmetric")
+    left, top = x + copies_x * width, y + copies_y * height
+    pixels = np.ascontiguousarray(tiled[top : top + FRAME_PX, left : left + FRAME_PX])
+    photo_w, photo_h = width / scale, height / scale  # the photo's own size, where its boxes are
+    view = (x / scale, y / scale, (x + FRAME_PX) / scale, (y + FRAME_PX) / scale)  # in the photo's pixels
+    taught: list[tuple[float, float, float, float]] = []
+    unknown: list[tuple[float, float, float, float]] = []
+    for down in range(-copies_y, copies_y + 1):
+        for across in range(-copies_x, copies_x + 1):
+            for box in boxes:
+                b = mapped_box(reflected_copy(across, down, photo_w, photo_h), box)
+                if b[2] > view[0] and b[3] > view[1] and b[0] < view[2] and b[1] < view[3]:
+                    (unknown if cut_by_edge(box, photo_w, photo_h) else taught).append(b)
+    return pixels, taught, unknown
+
+
+def _scene_part(scenes: Sequence[np.ndarray], rng: np.random.Generator) -> np.ndarray:
+    """A FRAME_PX square of one of ``scenes`` scaled at random (down to where its shorter side
+    is a frame's)."""
     scene = scenes[int(rng.integers(len(scenes)))]
     least = FRAME_PX / min(scene.shape[:2])
     factor = float(np.exp(rng.uniform(np.log(least), np.log(max(least, 1.0)))))
@@ -248,15 +240,7 @@ def _cut_in_scene(
     pixels = np.zeros((FRAME_PX, FRAME_PX, 3), np.uint8)
     part = around[sy : sy + FRAME_PX, sx : sx + FRAME_PX]
     pixels[: part.shape[0], : part.shape[1]] = part
-    height, width = scaled.shape[:2]
-    x = int(rng.integers(-FRAME_PX // 2, max(1, width - FRAME_PX // 2)) // 2) * 2
-    y = int(rng.integers(-FRAME_PX // 2, max(1, height - FRAME_PX // 2)) // 2) * 2
-    photo = scaled[max(0, y) : y + FRAME_PX, max(0, x) : x + FRAME_PX]
-    pixels[max(0, -y) : max(0, -y) + photo.shape[0], max(0, -x) : max(0, -x) + photo.shape[1]] = photo
-    if negative:
-        return pixels, np.zeros((TARGET_CHANNELS, FRAME_PX // 2, FRAME_PX // 2), np.float16)
-    shifted = [(b[0] - x / scale, b[1] - y / scale, b[2] - x / scale, b[3] - y / scale) for b in boxes]
-    return pixels, photo_targets((FRAME_PX, FRAME_PX), shifted, scale, loose, upright=upright)
+    return pixels
 
 
 def cut_by_edge(box: tuple[float, float, float, float], width: float, height: float) -> bool:
