@@ -9,6 +9,7 @@ from vision.training.photo_frames import (
     POSITIVE_LONG_PX,
     box_corners,
     cached_photo_frames,
+    context_scenes,
     cut_by_edge,
     frames_of_photo,
     photo_targets,
@@ -197,3 +198,13 @@ def test_frames_set_in_other_scenes_are_cached_apart(tmp_path):
         frames = cached_photo_frames(labels, 1, str(cache), crops=1, context="scene", scenes=pictures)
         assert len(frames.inputs) >= 2
     assert len(list(cache.glob("*-scene-*.npz"))) == 2
+
+
+def test_the_scene_context_without_tile_free_pictures_stops_before_drawing(tmp_path):
+    write_set(tmp_path / "hands", 1, first_seed=60)
+    write_set(tmp_path / "rooms", 1, first_seed=70, kind=SceneKind(negatives=True))
+    hands, rooms = tmp_path / "hands" / "labels.json", tmp_path / "rooms" / "labels.json"
+    assert context_scenes("black", [hands]) == []
+    assert context_scenes("scene", [hands, rooms]) == tile_free_pictures([rooms])
+    with pytest.raises(SystemExit, match="none of the --photos sets lists any"):
+        context_scenes("scene", [hands])

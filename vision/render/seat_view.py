@@ -251,7 +251,7 @@ def _write_characters(room: np.ndarray, spine: tuple[int, int, int, int], rng: n
 @functools.lru_cache(maxsize=1)
 def tile_characters() -> tuple[np.ndarray, ...]:
     """Ink masks (float 0-1, cropped to their ink) of the characters the vendored art writes on
-    tiles: each character tile's numeral and its 萬 (cut at the widest blank band between
+    tiles: each character tile's numeral and its 萬 (cut at the middle of the blank band between
     them), the winds, 中 and 發."""
     folder = VENDORED_ART / "Regular"
     masks = []

@@ -45,7 +45,7 @@ import numpy as np
 
 from vision.geometry import mapped_box, reflected_copy
 from vision.training.detector_data import TARGET_CHANNELS, target_maps
-from vision.training.real_photos import images_in_split, load_source_labels
+from vision.training.real_photos import images_in_split, load_source_labels, tile_free_pictures
 
 log = logging.getLogger(__name__)
 
@@ -307,6 +307,21 @@ def _read(path: Path) -> np.ndarray:
 def _box(values: list[float]) -> tuple[float, float, float, float]:
     x0, y0, x1, y1 = (float(v) for v in values)
     return x0, y0, x1, y1
+
+
+def context_scenes(context: str, label_sets: Sequence[Path]) -> list[Path]:
+    """The tile-free pictures ``context`` sets photographs among: for ``"scene"`` those the
+    label sets list as negatives (none stops the run with one line, before any frame is drawn);
+    for the other contexts none."""
+    if context != "scene":
+        return []
+    scenes = tile_free_pictures(label_sets)
+    if not scenes:
+        raise SystemExit(
+            "--photo-context scene sets photographs among tile-free pictures, and none of the --photos "
+            "sets lists any (a set written by seat_view_set --negatives does)"
+        )
+    return scenes
 
 
 def cached_photo_frames(

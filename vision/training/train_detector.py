@@ -52,9 +52,9 @@ from vision.training.detector_model import TileCentreNet
 from vision.training.export import code_version, write_model_metadata
 from vision.training.face_mix import face_mix_of
 from vision.training.onnx_weights import detector_from_onnx, freeze_batch_norm
-from vision.training.photo_frames import CONTEXTS, PhotoFrames, cached_photo_frames
+from vision.training.photo_frames import CONTEXTS, PhotoFrames, cached_photo_frames, context_scenes
 from vision.training.processes import starmap_jobs
-from vision.training.real_photos import checked_label_sets, tile_free_pictures
+from vision.training.real_photos import checked_label_sets
 from vision.training.recipe_options import add_recipe_options, recipe_from
 
 log = logging.getLogger(__name__)
@@ -153,6 +153,7 @@ def main() -> None:
         photo_context=args.photo_context,
     )
     photos = checked_label_sets(args.photos)
+    context_scenes(recipe.photo_context, photos)  # a context without its scenes stops here
     if args.prepare:
         if not args.cache:
             parser.error("--prepare keeps the frames in --cache: name one")
@@ -171,8 +172,7 @@ def training_frames(
     if not photo_sources:
         return inputs, targets, None
     work = [(path, recipe.seed, cache, recipe.photo_crops, recipe.augmented_crops) for path in photo_sources]
-    # The scene context sets each photograph among the tile-free pictures the sources list.
-    scenes = tile_free_pictures(photo_sources) if recipe.photo_context == "scene" else []
+    scenes = context_scenes(recipe.photo_context, photo_sources)
     cut = functools.partial(cached_photo_frames, context=recipe.photo_context, scenes=scenes)
     sets = starmap_jobs(cut, work, jobs)
     photos = PhotoFrames(np.concatenate([p.inputs for p in sets]), np.concatenate([p.targets for p in sets]))
