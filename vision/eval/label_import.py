@@ -271,9 +271,10 @@ def _read_voc(source: Path, paths: Sequence[Path]) -> Export:
         image_path = _image_beside(path, filename, f"VOC file {path}", stem=path.stem)
         if image_path in export.images:
             raise LabelImportError(f"VOC file {path}: {image_path} is labelled by another XML file too")
-        stated = _stated_size(root.findtext("size/width"), root.findtext("size/height"), f"VOC file {path}: <size>")
+        size_where = f"VOC file {path}: <size>"
+        stated = _stated_size(root.findtext("size/width"), root.findtext("size/height"), size_where)
         if stated is not None:
-            _check_size(image_path, _image_size(image_path), stated, f"VOC file {path}: <size>")
+            _check_size(image_path, _image_size(image_path), stated, size_where)
         boxes: list[NamedBox] = []
         for index, element in enumerate(root.iter("object")):
             where = f"VOC file {path}: object {index + 1}"

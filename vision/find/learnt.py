@@ -245,10 +245,11 @@ class LearntTileFinder:
         first: int,
         initial: list[_Look],
         first_scaled: _Scaled | None,
-        taken: dict[int, tuple[list[_Look], _Scaled]] | None = None,
+        taken: dict[int, tuple[list[_Look], _Scaled]],
     ) -> list[_Look]:
+        """One pyramid's tiles from ``first`` down; ``taken``: the frame's looks so far (all
+        sizes), each look this pyramid takes added to it."""
         longest = max(image.shape[:2])
-        taken = {} if taken is None else taken
         source: _Scaled | None = None
         looks = [first]
         while looks[-1] // 2 >= _LONG_SIDE_RANGE[0]:

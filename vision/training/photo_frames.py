@@ -22,12 +22,13 @@ not fire on its glyphs, edges or half faces. A label set may also list ``negativ
 with no tile at all (a room, sticks, dice, a hand), cut at any scale with an empty heat map.
 
 What lies beyond a scaled photograph's edges (``context``): ``"black"`` (the shipped
-detector's training), or ``"mirror"``, the photograph's mirror images (its tiles mirrored
-taught as tiles). Scaled so that its tiles are 8-22 px, a phone photograph is often smaller
-than a frame, and black all round teaches real tiles only as a small picture on black: in a
-large frame with more of the scene around them (``bench_photo_changes --change wider-view``,
-or the held-out photographs side by side in one frame) the shipped detector finds far fewer
-of the same tiles at the same scale.
+detector's training); ``"mirror"``, the photograph's mirror images (its tiles mirrored taught
+as tiles, a tile its edge cuts taught neither way); or ``"scene"``, one of the tile-free
+pictures its label sets list (:func:`context_scenes`). Scaled so that its tiles are 8-22 px,
+a phone photograph is often smaller than a frame, and black all round teaches real tiles only
+as a small picture on black: in a large frame with more of the scene around them
+(``bench_photo_changes --change wider-view``, or the held-out photographs side by side in one
+frame) the shipped detector finds far fewer of the same tiles at the same scale.
 """
 
 from __future__ import annotations
@@ -238,8 +239,7 @@ def _scene_part(scenes: Sequence[np.ndarray], rng: np.random.Generator) -> np.nd
     sy = int(rng.integers(0, max(1, around.shape[0] - FRAME_PX + 1)))
     sx = int(rng.integers(0, max(1, around.shape[1] - FRAME_PX + 1)))
     pixels = np.zeros((FRAME_PX, FRAME_PX, 3), np.uint8)
-    part = around[sy : sy + FRAME_PX, sx : sx + FRAME_PX]
-    pixels[: part.shape[0], : part.shape[1]] = part
+    _paste(pixels, around, sx, sy)
     return pixels
 
 
@@ -273,6 +273,7 @@ def build_photo_frames(
     upright = document.get("upright", False)  # no tile lies across a row (the seat views)
     if not isinstance(upright, bool):
         raise ValueError(f'{labels_path}: "upright" must be true or false, not {upright!r}')
+    alone = "black" if context == "scene" else context  # a tile-free picture is no photograph to set in a scene
     for index, name in enumerate(names):
         image = _read(labels_path.parent / name)
         boxes = [_box(t["box"]) for t in document["images"][name]]
@@ -282,7 +283,6 @@ def build_photo_frames(
             if boxes:
                 raise ValueError(f"{labels_path}: {name} is listed as a negative but has tiles")
             for _ in range(crops):
-                alone = "black" if context == "scene" else context
                 inputs.append(_cut(image, [], _negative_scale(rng), False, rng, negative=True, context=alone)[0])
                 targets.append(np.zeros((TARGET_CHANNELS, FRAME_PX // 2, FRAME_PX // 2), np.float16))
             continue
