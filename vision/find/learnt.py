@@ -67,6 +67,17 @@ HALF_OCTAVE: Final = 2**-0.5
 #: spines' text); the pyramids start again half an octave coarser. Chosen on training material
 #: (docs/vision-history.md).
 COARSER_START_ABOVE_PX: Final = 24.0
+#: A frame with the pixels for it (its longer side at least ``FINER_LOOK`` times the model's) is
+#: looked at that much finer too, when looked at on two pyramids (a still photograph): tiles
+#: under ~10 input px at the first look (a whole table from afar, a wide view around a hand)
+#: are noise to the network, and what the first look does find there (a shelf's books, the
+#: felt's rim) would set where the pyramids start. The tiles the finer look finds of
+#: ``FINER_LOOK_TILES_PX`` that are too small for the first look's ``FINER_LOOK_TILES_PX``
+#: set the start instead when there are more than ``FINER_LOOK_MORE`` (times, plus) the first
+#: look's tiles of that size. Chosen on training material (docs/vision-history.md).
+FINER_LOOK: Final = 2
+FINER_LOOK_TILES_PX: Final = (10.0, 24.0)
+FINER_LOOK_MORE: Final = (2.0, 2)
 #: A find of the second pyramid where the first found nothing must be this sure a face (the
 #: verifier's score): the second pyramid's own finds on a table's clutter (a keyboard's keys,
 #: a tray of sticks) are mostly unsure ones. Chosen on training material (150 `alanchoi`
@@ -151,7 +162,10 @@ class LearntTileFinder:
         initial = self._verified(image, initial)
         start = self._start_for(longest, initial)
         if self.pyramid:
-            return self._find_on_pyramid(image, start, initial, first_scaled)
+            taken: dict[int, tuple[list[_Look], _Scaled]] = {}  # each look's finds, all sizes, taken once
+            if self.half_octaves:
+                start = self._finer_start(image, initial, start, taken)
+            return self._find_on_pyramid(image, start, initial, first_scaled, taken)
         if start == self.long_side:
             return _result(initial)
         return _result(self._verified(image, self._look(image, start, (0.0, float("inf")))[0]))
@@ -202,6 +216,29 @@ class LearntTileFinder:
             return self.long_side
         return self._long_side_for(longest, typical)
 
+    def _finer_start(
+        self, image: np.ndarray, initial: list[_Look], start: int, taken: dict[int, tuple[list[_Look], _Scaled]]
+    ) -> int:
+        """Where the pyramids start when a look twice as fine as the first (:data:`FINER_LOOK`)
+        sees many more tiles too small for the first look than the first sees of its own size;
+        else ``start``. The finer look is kept in ``taken`` for the pyramids."""
+        longest = max(image.shape[:2])
+        finer = FINER_LOOK * self.long_side
+        if longest < finer:
+            return start  # no finer look in the frame's pixels
+        low, high = FINER_LOOK_TILES_PX
+        seen = sum(1 for t in initial if low <= t.long * self.long_side / longest < high)
+        taken[finer] = self._look(image, finer, (0.0, float("inf")))
+        found, scaled = taken[finer]
+        too_small = self._verified(
+            image, [t for t in found if low <= t.long * scaled.scale < high and t.long * self.long_side / longest < low]
+        )
+        times, plus = FINER_LOOK_MORE
+        if len(too_small) <= times * seen + plus:
+            return start
+        log.debug("a look at %d px sees %d small tiles, the first %d: starting finer", finer, len(too_small), seen)
+        return self._long_side_for(longest, float(np.median([t.long for t in too_small])))
+
     @staticmethod
     def _long_side_for(longest: int, tile_height: float) -> int:
         wanted = round(longest * TYPICAL_TILE_LONG_PX / tile_height)
@@ -213,15 +250,20 @@ class LearntTileFinder:
         return _result(_one_per_tile(self._verified(image, self._look(image, long_side, (0.0, float("inf")))[0])))
 
     def _find_on_pyramid(
-        self, image: np.ndarray, first: int, initial: list[_Look], first_scaled: _Scaled
+        self,
+        image: np.ndarray,
+        first: int,
+        initial: list[_Look],
+        first_scaled: _Scaled,
+        taken: dict[int, tuple[list[_Look], _Scaled]],
     ) -> FindResult:
         """Looks at ``first`` and each half of it down to the smallest input, each keeping the
         tiles of its own scale (``initial``: the finds of the look at the model's long side);
         with ``half_octaves``, at a second such pyramid from ``first`` / √2 too, and again half
         an octave coarser while the tiles found come out longer than the finest look keeps
-        (:data:`COARSER_START_ABOVE_PX`): the two pyramids swap, the finest look left out."""
+        (:data:`COARSER_START_ABOVE_PX`): the two pyramids swap, the finest look left out.
+        ``taken``: the looks taken so far, by long side (all sizes), each taken once a frame."""
         longest = max(image.shape[:2])
-        taken: dict[int, tuple[list[_Look], _Scaled]] = {}  # each look's finds, all sizes, taken once
         second = round(first * HALF_OCTAVE)
         while True:
             tiles = self._pyramid_tiles(image, first, initial, first_scaled, taken)
