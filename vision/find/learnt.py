@@ -72,10 +72,12 @@ COARSER_START_ABOVE_PX: Final = 24.0
 #: under ~10 input px at the first look (a whole table from afar, a wide view around a hand)
 #: are noise to the network, and what the first look does find there (a shelf's books, the
 #: felt's rim) would set where the pyramids start. The tiles the finer look finds of
-#: ``FINER_LOOK_TILES_PX`` that are too small for the first look's ``FINER_LOOK_TILES_PX``
+#: ``FINER_LOOK_TILES_PX`` (at its own scale) that are under the low bound at the first look
 #: set the start instead when there are more than ``FINER_LOOK_MORE`` (times, plus) the first
-#: look's tiles of that size. Chosen on training material (docs/vision-history.md).
-FINER_LOOK: Final = 2
+#: look's finds, all sizes. Taken only where the first look starts the pyramids
+#: no coarser than its own and less fine than the finer look. Chosen on training material
+#: (docs/vision-history.md).
+FINER_LOOK: Final = 2.0
 FINER_LOOK_TILES_PX: Final = (10.0, 24.0)
 FINER_LOOK_MORE: Final = (2.0, 2)
 #: A find of the second pyramid where the first found nothing must be this sure a face (the
@@ -220,14 +222,21 @@ class LearntTileFinder:
         self, image: np.ndarray, initial: list[_Look], start: int, taken: dict[int, tuple[list[_Look], _Scaled]]
     ) -> int:
         """Where the pyramids start when a look twice as fine as the first (:data:`FINER_LOOK`)
-        sees many more tiles too small for the first look than the first sees of its own size;
+        sees many more tiles too small for the first look than the first look found at all;
         else ``start``. The finer look is kept in ``taken`` for the pyramids."""
         longest = max(image.shape[:2])
-        finer = FINER_LOOK * self.long_side
-        if longest < finer:
-            return start  # no finer look in the frame's pixels
+        finer = round(FINER_LOOK * self.long_side)
+        if longest < finer or not self.long_side <= start < finer:
+            # No finer look in the frame's pixels; or the first look saw tiles larger than
+            # training's (it starts coarser), where the finer look's small finds are mostly
+            # the glyphs of book spines (they moved 22 of the Japanese source's 67 starts);
+            # or the pyramids already start that fine.
+            return start
         low, high = FINER_LOOK_TILES_PX
-        seen = sum(1 for t in initial if low <= t.long * self.long_side / longest < high)
+        # Every find of the first look counts against the finer look's, whatever its size:
+        # standing tiles a first look sees whole or in pieces are the frame's tiles, and a
+        # shelf's small glyphs beside them must not outnumber them.
+        seen = len(initial)
         taken[finer] = self._look(image, finer, (0.0, float("inf")))
         found, scaled = taken[finer]
         too_small = self._verified(
