@@ -80,6 +80,10 @@ COARSER_START_ABOVE_PX: Final = 24.0
 FINER_LOOK: Final = 2.0
 FINER_LOOK_TILES_PX: Final = (10.0, 24.0)
 FINER_LOOK_MORE: Final = (2.0, 2)
+#: ... counting only the finer look's finds the verifier takes this surely for faces: on
+#: tile-free pictures (felt, a keyboard, a shelf) its small finds are glyphs and grain, few of
+#: them over 0.5, where a far hand's tiles are mostly over it.
+FINER_LOOK_FACE_SCORE: Final = 0.5
 #: A find of the second pyramid where the first found nothing must be this sure a face (the
 #: verifier's score): the second pyramid's own finds on a table's clutter (a keyboard's keys,
 #: a tray of sticks) are mostly unsure ones. Chosen on training material (150 `alanchoi`
@@ -239,9 +243,12 @@ class LearntTileFinder:
         seen = len(initial)
         taken[finer] = self._look(image, finer, (0.0, float("inf")))
         found, scaled = taken[finer]
-        too_small = self._verified(
-            image, [t for t in found if low <= t.long * scaled.scale < high and t.long * self.long_side / longest < low]
-        )
+        small = [t for t in found if low <= t.long * scaled.scale < high and t.long * self.long_side / longest < low]
+        too_small = [
+            t
+            for t in self._verified(image, small)
+            if t.tile.face_score is None or t.tile.face_score >= FINER_LOOK_FACE_SCORE  # all, with no verifier
+        ]
         times, plus = FINER_LOOK_MORE
         if len(too_small) <= times * seen + plus:
             return start
