@@ -244,11 +244,7 @@ class LearntTileFinder:
         taken[finer] = self._look(image, finer, (0.0, float("inf")))
         found, scaled = taken[finer]
         small = [t for t in found if low <= t.long * scaled.scale < high and t.long * self.long_side / longest < low]
-        too_small = [
-            t
-            for t in self._verified(image, small)
-            if t.tile.face_score is None or t.tile.face_score >= FINER_LOOK_FACE_SCORE  # all, with no verifier
-        ]
+        too_small = [t for t in self._verified(image, small) if _surely_a_face(t, FINER_LOOK_FACE_SCORE)]
         times, plus = FINER_LOOK_MORE
         if len(too_small) <= times * seen + plus:
             return start
@@ -444,10 +440,16 @@ def _alone_if_sure(extra: list[_Look], tiles: list[_Look], least_face_score: flo
         apart = np.linalg.norm(centres - find.tile.corners.mean(axis=0), axis=1)
         if np.any(apart < _SAME_TILE * np.minimum(shorts, find.short)):
             kept.append(find)
-        elif find.tile.face_score is None or find.tile.face_score >= least_face_score:
+        elif _surely_a_face(find, least_face_score):
             alone = FoundTile(find.tile.corners, find.tile.sideways, find.tile.face_score, second_look_only=True)
             kept.append(_Look(alone, find.long, find.short, find.score))
     return kept
+
+
+def _surely_a_face(find: _Look, least_face_score: float) -> bool:
+    """Whether the verifier scored ``find`` at least ``least_face_score`` (every find, where
+    no verifier looked)."""
+    return find.tile.face_score is None or find.tile.face_score >= least_face_score
 
 
 def _one_per_tile(tiles: list[_Look]) -> list[_Look]:
