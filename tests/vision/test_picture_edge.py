@@ -81,6 +81,34 @@ def test_a_turned_pictures_wedges_are_fill():
     assert not fill.mask[240 // FILL_STRIDE, 320 // FILL_STRIDE]
 
 
+def test_a_picture_leaning_back_leaves_one_u_of_fill():
+    # The top edge drawn in and down: a bar along the top joined to a wedge down each side, one
+    # piece of black that is far from convex but lies wholly beyond the picture.
+    picture = _felt()
+    corners = np.float32([[0, 0], [640, 0], [640, 480], [0, 480]])
+    leaning = np.float32([[110, 60], [530, 60], [640, 480], [0, 480]])
+    warped = cv2.warpPerspective(picture, cv2.getPerspectiveTransform(corners, leaning), (640, 480))
+    fill = picture_fill(warped)
+    assert fill is not None
+    assert fill.mask[0, 0] and fill.mask[0, -1] and fill.mask[0, 320 // FILL_STRIDE]
+    assert fill.mask[200 // FILL_STRIDE, 4 // FILL_STRIDE]
+    assert not fill.mask[240 // FILL_STRIDE, 320 // FILL_STRIDE]
+
+
+def test_black_in_the_scene_at_the_frames_edge_is_no_fill():
+    # A gap between books under the frame's top edge, and a dark sleeve across a bottom corner
+    # with a ragged edge: each a notch in the picture, not black beyond it.
+    gap = _felt()
+    gap[:120, 300:340] = 0
+    assert picture_fill(gap) is None
+    sleeve = _felt()
+    for column in range(0, 400):
+        reach = 480 - int(90 + 40 * np.sin(column / 25.0) + column * 0.2)
+        sleeve[reach:, column] = 0
+    sleeve[300:, :60] = 0
+    assert picture_fill(sleeve) is None
+
+
 def _cut_pictures() -> list[tuple[np.ndarray, int, float, list[np.ndarray]]]:
     """Each fixture photograph cut through the middle of a labelled tile: the picture blacked out
     right of that line (as a picture turned, warped or pillarboxed ends inside its frame), the

@@ -8,10 +8,14 @@ a shelf behind the felt reads as a row of tiles' faces. (On the held-out Japanes
 turned 20° or leaning back, three false finds in four touched the fill, two real tiles in a
 thousand; ``docs/vision-history.md``.)
 
-The fill is what is black in every channel (:data:`FILL_AT_MOST`) and, seen at every
-:data:`FILL_STRIDE`-th pixel, one piece with the frame's edge of at least :data:`FILL_LEAST_SHARE`
-of the frame: black that is part of the scene (a shadow under a rack, a dark sleeve) is rarely
-that black and seldom reaches the frame's edge.
+The fill is what is black in every channel (:data:`FILL_AT_MOST`), seen at every
+:data:`FILL_STRIDE`-th pixel, in pieces of at least :data:`FILL_LEAST_SHARE` of the frame that
+lie where nothing but a picture's edge leaves black: each reaches two or more of the frame's
+sides (a corner's wedge, a bar from side to side, the U a picture leaning back leaves) and lies
+beyond the convex hull of the rest of the frame (:data:`FILL_OUTSIDE_AT_LEAST`), since a picture
+warped or turned is a convex quadrilateral. Black that is part of the scene is a notch in the
+picture instead: in the held-out photographs, a gap between books under the frame's top edge and
+a black sleeve or lap along the bottom, which a first rule of black alone took for fill.
 """
 
 from __future__ import annotations
@@ -30,6 +34,9 @@ FILL_STRIDE: Final = 4
 #: One piece of black touching the frame's edge is fill when it covers at least this share of
 #: the frame (a 1920×1080 frame's 4 000 pixels: a bar 2 px wide along a long side is not).
 FILL_LEAST_SHARE: Final = 0.002
+#: A piece of fill lies at least this share outside the convex hull of the rest of the frame:
+#: the picture a warp or a turn leaves is a convex quadrilateral, and its fill lies beyond it.
+FILL_OUTSIDE_AT_LEAST: Final = 0.9
 #: A find is looked at this far beyond its own outline (a share of its size from its centre):
 #: the picture's edge that cuts a spine's top cuts the find's box a little way above it.
 CUT_REACH: Final = 0.15
@@ -76,8 +83,20 @@ def picture_fill(image: np.ndarray) -> PictureFill | None:
     fill = np.zeros(count, bool)
     for piece in range(1, count):
         left, top, wide, tall, area = (int(v) for v in stats[piece])
-        at_edge = left == 0 or top == 0 or left + wide == width or top + tall == height
-        fill[piece] = at_edge and area >= least
+        sides = (left == 0) + (top == 0) + (left + wide == width) + (top + tall == height)
+        fill[piece] = sides >= 2 and area >= least and _beyond_a_convex_picture(pieces == piece)
     if not fill.any():
         return None
     return PictureFill(fill[pieces], FILL_STRIDE)
+
+
+def _beyond_a_convex_picture(piece: np.ndarray) -> bool:
+    """Whether a piece of black (a bool mask over the frame) lies beyond the convex hull of the
+    rest of the frame, as the fill beyond a warped or turned picture does; black in the scene
+    (a gap between books, a dark sleeve) is a notch in the picture, inside that hull."""
+    rest = (~piece).view(np.uint8)
+    outlines, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = np.zeros(piece.shape, np.uint8)
+    cv2.fillPoly(hull, [cv2.convexHull(np.concatenate(outlines))], 1)
+    inside = int(np.count_nonzero(piece & hull.view(bool)))
+    return inside <= (1.0 - FILL_OUTSIDE_AT_LEAST) * int(np.count_nonzero(piece))
