@@ -74,9 +74,12 @@ def picture_fill(image: np.ndarray) -> PictureFill | None:
     none (a camera's frame, a photograph as taken: the usual case, settled from the frame's
     edge alone)."""
     seen = image[::FILL_STRIDE, ::FILL_STRIDE]
-    black = (seen.max(axis=2) if seen.ndim == 3 else seen) <= FILL_AT_MOST
-    if not (black[0].any() or black[-1].any() or black[:, 0].any() or black[:, -1].any()):
+    # The frame's edge first, alone: most frames have no black there and are settled by it.
+    edge = (seen[0], seen[-1], seen[:, 0], seen[:, -1])
+    colour = image.ndim == 3
+    if not any(_black(side, colour).any() for side in edge):
         return None
+    black = _black(seen, colour)
     count, pieces, stats, _ = cv2.connectedComponentsWithStats(black.view(np.uint8), connectivity=8)
     height, width = black.shape
     least = FILL_LEAST_SHARE * height * width
@@ -88,6 +91,11 @@ def picture_fill(image: np.ndarray) -> PictureFill | None:
     if not fill.any():
         return None
     return PictureFill(fill[pieces], FILL_STRIDE)
+
+
+def _black(pixels: np.ndarray, colour: bool) -> np.ndarray:
+    """Where pixels (BGR in the last axis where ``colour``, else grey) are black in every channel."""
+    return np.asarray((pixels.max(axis=-1) if colour else pixels) <= FILL_AT_MOST)
 
 
 def _beyond_a_convex_picture(piece: np.ndarray) -> bool:
