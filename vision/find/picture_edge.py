@@ -104,6 +104,8 @@ def _beyond_a_convex_picture(piece: np.ndarray) -> bool:
     (a gap between books, a dark sleeve) is a notch in the picture, inside that hull."""
     rest = (~piece).view(np.uint8)
     outlines, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not outlines:
+        return False  # a frame black all over: no picture for the black to lie beyond
     hull = np.zeros(piece.shape, np.uint8)
     cv2.fillPoly(hull, [cv2.convexHull(np.concatenate(outlines))], 1)
     inside = int(np.count_nonzero(piece & hull.view(bool)))
