@@ -28,8 +28,8 @@ import numpy as np
 
 #: A fill pixel's brightest channel is at most this (a warp's fill is 0; a JPEG's bars a few).
 FILL_AT_MOST: Final = 6
-#: The fill is looked for at every this many pixels each way (a frame's edge ~0.2 ms, the
-#: whole frame ~1 ms at 1920×1080 where its edge holds black).
+#: The fill is looked for at every this many pixels each way (at 1920×1080: a frame with no
+#: black at its edge 0.05 ms, from the edge's samples alone; one turned 20° about 5 ms).
 FILL_STRIDE: Final = 4
 #: One piece of black touching the frame's edge is fill when it covers at least this share of
 #: the frame (a 1920×1080 frame's 4 000 pixels: a bar 2 px wide along a long side is not).
