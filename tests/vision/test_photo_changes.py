@@ -169,3 +169,34 @@ def test_a_picture_is_surrounded_by_an_odd_count_of_copies():
     assert frame.shape == image.shape
     np.testing.assert_array_equal(tiles[0].corners, tile.corners)
     assert ignored == ()
+
+
+def test_a_closer_camera_keeps_the_middle_half_at_three_times_the_pixels():
+    """The middle half each way, three times as many pixels across: the face in it keeps its
+    place on the scene (its label moved with its pixels, three times as large), a face the new
+    frame cuts becomes an ignored box, and one wholly outside is no label."""
+    image, inside = _picture_with_a_tile(width=200, height=200)  # face x 60-100, y 50-110
+    image[130:190, 130:170] = 255  # a face across the middle half's corner (x 50-150, y 50-150)
+    image[10:40, 10:40] = 255  # and one wholly outside it
+    cut = LabelledTile(1, np.array([[130, 130], [170, 130], [170, 190], [130, 190]], np.float64), False)
+    outside = LabelledTile(2, np.array([[10, 10], [40, 10], [40, 40], [10, 40]], np.float64), False)
+    changed = PHOTO_CHANGES["closer"].apply(image, [inside, cut, outside], [(0.0, 0.0, 5.0, 5.0)])
+    assert changed.image.shape == (300, 300, 3)
+    (moved,) = changed.tiles
+    assert moved.label == inside.label
+    np.testing.assert_allclose(moved.corners, (inside.corners - 50.0) * 3.0, atol=1e-9)
+    assert np.linalg.norm(_white_centre(changed.image[:, :200]) - moved.corners.mean(axis=0)) < 1.0
+    assert changed.ignored == ((240.0, 240.0, 360.0, 420.0),)  # the cut face; the corner box is out of the frame
+    white = changed.image[:, :, 0] > 127
+    assert white[242:, 242:].all()  # the cut face's part in the frame (its edge pixels blended)
+
+
+def test_only_a_plain_scaling_is_resized_and_a_crop_scaled_is_warped():
+    """resize keeps pixel edges at pixel edges and cannot crop: a change that scales a part of
+    the picture must be warped, or its labels land where its pixels are not."""
+    image = np.zeros((100, 100, 3), np.uint8)
+    image[30:32, 60:62] = 255  # a dot in the middle half (25-75 each way), off its centre
+    changed = PHOTO_CHANGES["closer"].apply(image, [])
+    assert changed.image.shape == (150, 150, 3)
+    ys, xs = np.nonzero(changed.image[:, :, 0] > 127)
+    assert (xs.min(), ys.min()) == (105, 15)  # (60 - 25) × 3, (30 - 25) × 3; resized whole: 90, 45

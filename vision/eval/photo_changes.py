@@ -48,13 +48,16 @@ class PhotoChange:
     picture of a given size (None: the pixels stay where they are); ``surround`` (an odd count,
     1: none) sets the (moved) picture in the middle of a frame that many times as wide and tall,
     the rest of it the picture's mirror images (:func:`surrounded`); ``pixels`` changes the
-    pixel values of the picture, given its median tile width in pixels."""
+    pixel values of the picture, given its median tile width in pixels; ``crops`` says the new
+    frame leaves part of the picture out, so a tile it cuts becomes an ignored box (the reader
+    drops a tile the frame's edge cuts) and one wholly outside it is no label."""
 
     name: str
     what: str
     geometry: Callable[[int, int], tuple[np.ndarray, tuple[int, int]]] | None = None
     pixels: Callable[[np.ndarray, float], np.ndarray] | None = None
     surround: int = 1
+    crops: bool = False
 
     def apply(self, image: np.ndarray, tiles: Sequence[LabelledTile], ignored: Sequence[Box] = ()) -> ChangedPhoto:
         kept_tiles, kept_ignored = tuple(tiles), tuple(ignored)
@@ -67,6 +70,8 @@ class PhotoChange:
                 image = cv2.warpPerspective(image, matrix, (new_width, new_height), flags=cv2.INTER_LINEAR)
             kept_tiles = tuple(replace(t, corners=mapped_points(matrix, t.corners)) for t in kept_tiles)
             kept_ignored = tuple(mapped_box(matrix, box) for box in kept_ignored)
+            if self.crops:
+                kept_tiles, kept_ignored = _in_frame(kept_tiles, kept_ignored, new_width, new_height)
         if self.surround > 1:
             image, kept_tiles, kept_ignored = surrounded(image, kept_tiles, kept_ignored, self.surround)
         if self.pixels is not None:
@@ -76,15 +81,36 @@ class PhotoChange:
 
 
 def _is_scaling(matrix: np.ndarray) -> bool:
-    """Whether ``matrix`` only scales (as :func:`_scaled` makes it, resize's own pixel mapping)."""
+    """Whether ``matrix`` only scales, its pixel edges kept at pixel edges (as :func:`_scaled`
+    makes it, resize's own pixel mapping; a crop scaled is no such map)."""
+    sx, sy = matrix[0, 0], matrix[1, 1]
     return bool(
         matrix[0, 1] == 0
         and matrix[1, 0] == 0
-        and matrix[0, 0] > 0
-        and matrix[1, 1] > 0
+        and sx > 0
+        and sy > 0
         and matrix[2, 0] == 0
         and matrix[2, 1] == 0
+        and np.isclose(matrix[0, 2], 0.5 * sx - 0.5)
+        and np.isclose(matrix[1, 2], 0.5 * sy - 0.5)
     )
+
+
+def _in_frame(
+    tiles: Sequence[LabelledTile], ignored: Sequence[Box], width: int, height: int
+) -> tuple[tuple[LabelledTile, ...], tuple[Box, ...]]:
+    """The tiles wholly inside a ``width`` × ``height`` frame, and the ignored boxes with those it
+    cuts added (those wholly outside it, tiles and boxes, left out)."""
+    whole: list[LabelledTile] = []
+    cut: list[Box] = []
+    for tile in tiles:
+        x0, y0, x1, y1 = points_box(tile.corners)
+        if x0 >= 0 and y0 >= 0 and x1 <= width and y1 <= height:
+            whole.append(tile)
+        elif x1 > 0 and y1 > 0 and x0 < width and y0 < height:
+            cut.append((x0, y0, x1, y1))
+    seen = [box for box in ignored if box[2] > 0 and box[3] > 0 and box[0] < width and box[1] < height]
+    return tuple(whole), tuple(seen + cut)
 
 
 def surrounded(
@@ -147,6 +173,23 @@ def _scaled(across: float, down: float | None = None) -> Callable[[int, int], tu
         # Pixel edges map to pixel edges: x_edge' = x_edge * sx, so centres go (x + 0.5) * sx - 0.5.
         sx, sy = new_width / width, new_height / height
         matrix = np.array([[sx, 0.0, 0.5 * sx - 0.5], [0.0, sy, 0.5 * sy - 0.5], [0.0, 0.0, 1.0]])
+        return matrix, (new_width, new_height)
+
+    return geometry
+
+
+def _closer(share: float, scale: float) -> Callable[[int, int], tuple[np.ndarray, tuple[int, int]]]:
+    """The middle ``share`` of the picture each way, ``scale`` times as many pixels across: a
+    camera closer to the table (each tile 1/``share`` times the share of the frame it was, and
+    ``scale`` times as many pixels tall), the rest of the picture out of the frame."""
+
+    def geometry(width: int, height: int) -> tuple[np.ndarray, tuple[int, int]]:
+        left, top = width * (1.0 - share) / 2.0, height * (1.0 - share) / 2.0
+        new_width, new_height = max(round(width * share * scale), 1), max(round(height * share * scale), 1)
+        # Pixel edges: x_edge' = (x_edge - left) * scale, so centres go (x + 0.5 - left) * scale - 0.5.
+        matrix = np.array(
+            [[scale, 0.0, (0.5 - left) * scale - 0.5], [0.0, scale, (0.5 - top) * scale - 0.5], [0.0, 0.0, 1.0]]
+        )
         return matrix, (new_width, new_height)
 
     return geometry
@@ -251,6 +294,12 @@ PHOTO_CHANGES: Final[Mapping[str, PhotoChange]] = {
         ),
         PhotoChange("half-size", "half as many pixels across", geometry=_scaled(0.5)),
         PhotoChange("double-size", "twice as many pixels across", geometry=_scaled(2.0)),
+        PhotoChange(
+            "closer",
+            "the middle half each way at 3 times the pixels: a camera closer, its tiles 3 times as tall",
+            geometry=_closer(0.5, 3.0),
+            crops=True,
+        ),
         PhotoChange(
             "wider-view",
             "in the middle of a frame 3 times as wide and tall, the rest its mirror images: more around its tiles",
