@@ -80,7 +80,8 @@ def test_the_finer_look_is_taken_once_and_only_where_the_frame_has_its_pixels(fa
     finder = LearntTileFinder(half_octaves=True)
     frame = far_seat_views[0][0]
     taken = _looks_taken(finder, frame)
-    assert taken[:2] == [finder.long_side, learnt.FINER_LOOK * finder.long_side]
+    assert taken[0] == finder.long_side
+    assert learnt.FINER_LOOK * finder.long_side in taken
     assert len(taken) == len(set(taken))
     small = cv2.resize(frame, (900, 675), interpolation=cv2.INTER_AREA)  # under twice 480 px
     assert learnt.FINER_LOOK * finder.long_side not in _looks_taken(finder, small)
@@ -101,3 +102,24 @@ def test_a_finder_on_one_pyramid_takes_no_finer_look(far_seat_views):
     """The training recipes' finder (one pyramid) reads as it did when they ran."""
     finder = LearntTileFinder()
     assert learnt.FINER_LOOK * finder.long_side not in _looks_taken(finder, far_seat_views[0][0])
+
+
+def test_a_close_frame_whose_pyramids_find_large_faces_takes_no_finer_look():
+    """A seat view's middle quarter at three times its pixels (1440×1080, its tiles ~110 input px
+    long at the first look): where the first look leaves the start at its own size (it saw the
+    tiles' glyphs, or nothing it took for a face), the pyramids find the tiles, far longer than
+    the first look sees well, and the finer look would find only glyphs: it is not taken, and
+    the tiles read as with it."""
+    finder = LearntTileFinder(half_octaves=True)
+    scene = render_seat_view(SEAT_SEEDS[6]).image  # 960×720
+    close = cv2.resize(scene[180:540, 240:720], None, fx=3.0, fy=3.0, interpolation=cv2.INTER_LINEAR)
+    taken = _looks_taken(finder, close)
+    assert taken[1] == finder.long_side // 2  # the pyramid from the first look's own size: no coarser start
+    assert learnt.FINER_LOOK * finder.long_side not in taken
+    found = finder.find(close)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(learnt, "FINER_LOOK_SKIPPED_FOR_LARGE", 10**6)  # the finer look always taken
+        assert learnt.FINER_LOOK * finder.long_side in _looks_taken(finder, close)
+        with_it = finder.find(close)
+    assert len(found.tiles) >= 4
+    np.testing.assert_allclose([t.corners for t in found.tiles], [t.corners for t in with_it.tiles])

@@ -200,3 +200,19 @@ def test_only_a_plain_scaling_is_resized_and_a_crop_scaled_is_warped():
     assert changed.image.shape == (150, 150, 3)
     ys, xs = np.nonzero(changed.image[:, :, 0] > 127)
     assert (xs.min(), ys.min()) == (105, 15)  # (60 - 25) × 3, (30 - 25) × 3; resized whole: 90, 45
+
+
+def test_farther_shrinks_the_picture_to_a_quarter_and_sets_it_among_its_mirror_images():
+    """A quarter of the pixels across, in the middle of a frame five times as wide and tall: the
+    frame is 1.25 times the picture each way, the face a quarter its size in the middle copy."""
+    image, tile = _picture_with_a_tile(width=400, height=240)  # face x 60-100, y 50-110
+    image[50:110, 60:100] = 0
+    image[40:120, 40:120] = 255  # a face of 80×80 px: 20×20 at a quarter
+    tile = LabelledTile(0, np.array([[40, 40], [120, 40], [120, 120], [40, 120]], np.float64), False)
+    changed = PHOTO_CHANGES["farther"].apply(image, [tile])
+    assert changed.image.shape == (300, 500, 3)
+    (moved,) = changed.tiles
+    np.testing.assert_allclose(moved.corners, tile.corners / 4.0 + np.array([200.0, 120.0]), atol=0.01)
+    middle = changed.image[120:180, 200:300]
+    assert np.linalg.norm(_white_centre(middle) + np.array([200.0, 120.0]) - moved.corners.mean(axis=0)) < 1.0
+    assert len(changed.ignored) == 24  # the face's 24 mirror images

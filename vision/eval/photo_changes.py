@@ -305,6 +305,13 @@ PHOTO_CHANGES: Final[Mapping[str, PhotoChange]] = {
             "in the middle of a frame 3 times as wide and tall, the rest its mirror images: more around its tiles",
             surround=3,
         ),
+        PhotoChange(
+            "farther",
+            "a quarter of the pixels across, in the middle of a frame 5 times as wide and tall of its mirror images: "
+            "a camera four times as far with a lens that keeps the frame's pixels",
+            geometry=_scaled(0.25),
+            surround=5,
+        ),
         PhotoChange("defocus", "blurred a 25th of a tile", pixels=_defocused),
         PhotoChange("shake", "moved a fifth of a tile across during the exposure", pixels=_shaken),
         PhotoChange("shake-aslant", "moved a fifth of a tile at 60° to across", pixels=_shaken_aslant),

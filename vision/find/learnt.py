@@ -36,6 +36,7 @@ from vision.find.finder import FindResult, FoundTile
 from vision.find.picture_edge import picture_fill
 from vision.find.seams import TileSize
 from vision.geometry import centres as quad_centres
+from vision.geometry import long_edge
 from vision.onnx_models.cpu_session import cpu_session
 from vision.onnx_models.model_file import ModelFileError, load_model_metadata
 
@@ -86,6 +87,19 @@ FINER_LOOK_MORE: Final = (2.0, 2)
 #: tile-free pictures (felt, a keyboard, a shelf) its small finds are glyphs and grain, few of
 #: them over 0.5, where a far hand's tiles are mostly over it.
 FINER_LOOK_FACE_SCORE: Final = 0.5
+#: Where the first look leaves the pyramids' start at its own size, the frame may hold tiles too
+#: small for it (a table from afar) or too large (a camera close to the tiles: the first look
+#: sees only their glyphs, or nothing it takes for a face). The pyramids are read first; when
+#: their typical tile and at least ``FINER_LOOK_SKIPPED_FOR_LARGE`` faces the verifier is sure
+#: of (:data:`FINER_LOOK_FACE_SCORE`) come out longer than ``FINER_LOOK_SKIPPED_ABOVE_PX`` at
+#: the first look (twice the longest its finest look keeps), that is the frame's reading and
+#: the finer look is not taken: it could find only their glyphs (a square close-up, read at
+#: each pixel aspect, took it at every one: 1.2 s a 960×960 picture). The held-out photographs
+#: brought three times closer come out 53-134 px there; the same among their mirror images at a
+#: quarter of the pixels (a far table) 18-40 px, as clumps of their small tiles, where the finer
+#: look does move the start.
+FINER_LOOK_SKIPPED_FOR_LARGE: Final = 3
+FINER_LOOK_SKIPPED_ABOVE_PX: Final = 48.0
 #: A find of the second pyramid where the first found nothing must be this sure a face (the
 #: verifier's score): the second pyramid's own finds on a table's clutter (a keyboard's keys,
 #: a tray of sticks) are mostly unsure ones. Chosen on training material (150 `alanchoi`
@@ -174,9 +188,17 @@ class LearntTileFinder:
         start = self._start_for(longest, initial)
         if self.pyramid:
             taken: dict[int, tuple[list[_Look], _Scaled]] = {}  # each look's finds, all sizes, taken once
-            if self.half_octaves:
-                start = self._finer_start(image, initial, start, taken)
-            return self._find_on_pyramid(image, start, initial, first_scaled, taken)
+            found = self._find_on_pyramid(image, start, initial, first_scaled, taken)
+            if not self.half_octaves or not self._finer_look_fits(longest, start):
+                return found
+            if self._larger_than_the_first_look_sees(found, longest):
+                return found
+            finer_start = self._finer_start(image, initial, start, taken)
+            if finer_start == start:
+                return found
+            # (the pyramids from the first look's start were read for nothing: a far hand's
+            # frame, rare, pays their coarse looks, ~a first look's time)
+            return self._find_on_pyramid(image, finer_start, initial, first_scaled, taken)
         if start == self.long_side:
             return _result(initial)
         return _result(self._verified(image, self._look(image, start, (0.0, float("inf")))[0]))
@@ -234,11 +256,7 @@ class LearntTileFinder:
         else ``start``. The finer look is kept in ``taken`` for the pyramids."""
         longest = max(image.shape[:2])
         finer = round(FINER_LOOK * self.long_side)
-        if longest < finer or not self.long_side <= start < finer:
-            # No finer look in the frame's pixels; or the first look saw tiles larger than
-            # training's (it starts coarser), where the finer look's small finds are mostly
-            # the glyphs of book spines (they moved 22 of the Japanese source's 67 starts);
-            # or the pyramids already start that fine.
+        if not self._finer_look_fits(longest, start):
             return start
         low, high = FINER_LOOK_TILES_PX
         # Every find of the first look counts against the finer look's, whatever its size:
@@ -254,6 +272,31 @@ class LearntTileFinder:
             return start
         log.debug("a look at %d px sees %d small tiles, the first %d: starting finer", finer, len(too_small), seen)
         return self._long_side_for(longest, float(np.median([t.long for t in too_small])))
+
+    def _finer_look_fits(self, longest: int, start: int) -> bool:
+        """Whether a frame ``longest`` px long whose pyramids would start at ``start`` is given
+        the finer look."""
+        # Not where the frame lacks the pixels; nor where the first look saw tiles larger than
+        # training's (it starts coarser), where the finer look's small finds are mostly the
+        # glyphs of book spines (they moved 22 of the Japanese source's 67 starts); nor where
+        # the pyramids already start that fine.
+        finer = round(FINER_LOOK * self.long_side)
+        return longest >= finer and self.long_side <= start < finer
+
+    def _larger_than_the_first_look_sees(self, found: FindResult, longest: int) -> bool:
+        """Whether ``found``'s typical tile, and :data:`FINER_LOOK_SKIPPED_FOR_LARGE` or more of
+        its faces the verifier is sure of, come out longer than :data:`FINER_LOOK_SKIPPED_ABOVE_PX`
+        at the first look."""
+        scale = self.long_side / longest
+        if found.tile_size is None or found.tile_size.height * scale <= FINER_LOOK_SKIPPED_ABOVE_PX:
+            return False
+        large = [
+            tile
+            for tile in found.tiles
+            if (tile.face_score is None or tile.face_score >= FINER_LOOK_FACE_SCORE)
+            and long_edge(tile.corners) * scale > FINER_LOOK_SKIPPED_ABOVE_PX
+        ]
+        return len(large) >= FINER_LOOK_SKIPPED_FOR_LARGE
 
     @staticmethod
     def _long_side_for(longest: int, tile_height: float) -> int:
