@@ -4,15 +4,15 @@
         --labels DIR/alanchoi/labels-held-out.json [--change NAME ...] [--limit N]
 
 A held-out source is one camera, one light and one export; a source never seen (a table's
-camera, another data set) differs in all three. Each change of
-:mod:`vision.eval.photo_changes` (turned a quarter, upside down or 20°; a more oblique camera;
-half or twice the pixels; a camera closer, the middle half at three times the pixels; a wider
-view; a camera farther, a quarter of the pixels among mirror images; defocus, shake, sensor
-noise, JPEG at quality 15; a third or twice the light; warm or cool light; glare) is made to
-every photograph, its labels moved along, and the picture read as ``jantaku vision detect``
-reads it (no hint; the pixel aspect chosen as for any square picture). Per source and change: recall, precision, 34-kind accuracy, how many
-upright tiles were called sideways (where marked), and the time a picture. Matching is
-``vision eval``'s (centre within 0.4 tile widths, box IoU ≥ 0.3).
+camera, another data set) differs in all three. Each change of :mod:`vision.eval.photo_changes`
+(turned a quarter, upside down or 20°; a more oblique camera; half or twice the pixels; a
+camera closer, the middle half at three times the pixels; a wider view; a camera farther, a
+quarter of the pixels among mirror images; defocus, shake, sensor noise, JPEG at quality 15; a
+third or twice the light; warm or cool light; glare) is made to every photograph, its labels
+moved along, and the picture read as ``jantaku vision detect`` reads it (no hint; the pixel
+aspect chosen as for any square picture). Per source and change: recall, precision, 34-kind
+accuracy, how many upright tiles were called sideways (where marked), and the time a picture.
+Matching is ``vision eval``'s (centre within 0.4 tile widths, box IoU ≥ 0.3).
 """
 
 from __future__ import annotations
