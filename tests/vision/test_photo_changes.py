@@ -29,7 +29,9 @@ def _white_centre(image):
     return np.array([xs.mean() + 0.5, ys.mean() + 0.5])  # pixel centres lie half a pixel in
 
 
-@pytest.mark.parametrize("name", ["turned-90", "turned-180", "turned-20", "leaning-back", "half-size", "double-size"])
+@pytest.mark.parametrize(
+    "name", ["turned-90", "turned-180", "turned-20", "leaning-back", "half-size", "double-size", "quarter-size"]
+)
 def test_a_labelled_face_moves_with_its_picture(name):
     image, tile = _picture_with_a_tile()
     changed = PHOTO_CHANGES[name].apply(image, [tile], [(60.0, 50.0, 100.0, 110.0)])

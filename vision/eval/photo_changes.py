@@ -295,6 +295,9 @@ PHOTO_CHANGES: Final[Mapping[str, PhotoChange]] = {
         PhotoChange("half-size", "half as many pixels across", geometry=_scaled(0.5)),
         PhotoChange("double-size", "twice as many pixels across", geometry=_scaled(2.0)),
         PhotoChange(
+            "quarter-size", "a quarter as many pixels across: `farther` with no scene around", geometry=_scaled(0.25)
+        ),
+        PhotoChange(
             "closer",
             "the middle half each way at 3 times the pixels: a camera closer, its tiles 3 times as tall",
             geometry=_closer(0.5, 3.0),
