@@ -11,7 +11,6 @@ from vision.detect.aspect_judge import OnnxAspectJudge
 from vision.detect.photo_reading import photo_reader
 from vision.detect.soft_focus import (
     FINDS_AT_LEAST,
-    FIRST_SURE_AT_LEAST,
     SHAKEN_AT_LEAST,
     SOFT_AT_LEAST,
     sharpened,
@@ -97,12 +96,13 @@ def test_only_a_soft_picture_of_enough_finds_is_sharpened():
     assert kept_again < kept_soft  # crisper
 
 
-def test_a_soft_picture_whose_finds_read_unsurely_is_not_sharpened():
-    # Such finds may be no tiles at all: sharpened, a tile-free scene read more of them, surer.
+def test_a_soft_picture_is_sharpened_however_unsurely_its_finds_read():
+    # A defocused photograph's tiles read unsurely: a floor on how surely cost the held-out
+    # Japanese photographs 0.05 of recall (docs/vision-history.md).
     image, corners = _faces(4)
     soft = _defocused(image, 1 / 25)
-    assert soft_change(soft, _found(corners, FIRST_SURE_AT_LEAST - 0.05)) is None
-    assert soft_change(soft, _found(corners, FIRST_SURE_AT_LEAST + 0.05)) is not None
+    assert soft_change(soft, _found(corners, 0.1)) is not None
+    assert soft_change(soft, _found(corners, 0.9)) is not None
 
 
 def test_sharpening_leaves_flat_felt_as_it_is():

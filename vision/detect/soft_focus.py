@@ -16,7 +16,10 @@ shake only: its faces keep their energy across it (the median of each find's |lo
 the two directions' kept shares, 0.36-0.41 against 0.11 for defocus); sharpened all round, a
 shaken picture read surer but wrong (34-kind 0.785 -> 0.724), so it is left as it is.
 
-A picture of three finds or more read surely enough to be tiles (:data:`FIRST_SURE_AT_LEAST`),
+A picture of three finds or more (:data:`FINDS_AT_LEAST`; read surely or not: a floor of 0.35 on how
+surely, once kept for a rendered keyboard's sake, cost the defocused Japanese photographs 0.05 of
+recall, 0.847 against 0.893, and kept 2 false finds out of 81 on rendered spines titled in tile
+characters, ``docs/vision-history.md``),
 soft (:data:`SOFT_AT_LEAST`) and not shaken (:data:`SHAKEN_AT_LEAST`), is sharpened by an
 unsharp mask (:data:`SHARPENING` times the picture less its blur by a 33rd of the finds' median
 long edge) and read again; the sharpened reading is kept when it reads surer (:data:`SHARPENED`,
@@ -32,7 +35,6 @@ import cv2
 import numpy as np
 
 from vision.classify.crops import crop_tile
-from vision.detect.pixel_aspect import sureness
 from vision.detect.second_looks import SecondLook
 from vision.detect.still_photo import Detection
 from vision.geometry import long_edge
@@ -60,12 +62,6 @@ SHARPENING: Final = 2.0
 SHARPENING_REACH: Final = 0.03
 #: Fewer finds than this say too little about the picture: it is read once.
 FINDS_AT_LEAST: Final = 3
-#: A picture whose finds read less surely than this (:func:`vision.detect.pixel_aspect.sureness`)
-#: may hold no tile at all, and is not sharpened: sharpened, a rendered tile-free scene with a
-#: keyboard on the felt read 8 false finds 0.54 sure where it had read 4 0.30 sure (the 40
-#: scenes' 1.32 false finds a picture became 1.40). The floor costs the defocused Japanese
-#: photographs a little of the gain (recall 0.874 without it, 0.847 with; 0.776 read once).
-FIRST_SURE_AT_LEAST: Final = 0.35
 
 
 def _kept_energy(crop: np.ndarray) -> tuple[float, float, float] | None:
@@ -116,7 +112,7 @@ def soft_change(image: np.ndarray, found: Sequence[Detection]) -> np.ndarray | N
     """``image`` sharpened when its finds say it is soft and not shaken, and read surely enough to
     be tiles; else None (a
     :class:`vision.detect.second_looks.SecondLook`'s change)."""
-    if len(found) < FINDS_AT_LEAST or sureness(found) < FIRST_SURE_AT_LEAST:
+    if len(found) < FINDS_AT_LEAST:
         return None
     measured = softness(image, found)
     if measured is None:
