@@ -109,9 +109,8 @@ def sharpened(image: np.ndarray, found: Sequence[Detection]) -> np.ndarray:
 
 
 def soft_change(image: np.ndarray, found: Sequence[Detection]) -> np.ndarray | None:
-    """``image`` sharpened when its finds say it is soft and not shaken, and read surely enough to
-    be tiles; else None (a
-    :class:`vision.detect.second_looks.SecondLook`'s change)."""
+    """``image`` sharpened when its finds, :data:`FINDS_AT_LEAST` or more, say it is soft and not
+    shaken; else None (a :class:`vision.detect.second_looks.SecondLook`'s change)."""
     if len(found) < FINDS_AT_LEAST:
         return None
     measured = softness(image, found)
