@@ -1,5 +1,5 @@
 """The pyramid of looks started again half an octave coarser when its own tiles came out longer
-than its finest look keeps (``vision.find.learnt.COARSER_START_ABOVE_PX``)."""
+than its finest look keeps (``vision.find.look_scales.COARSER_START_ABOVE_PX``)."""
 
 import numpy as np
 import pytest

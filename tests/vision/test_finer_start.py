@@ -1,5 +1,5 @@
 """A still photograph whose tiles are too small for the first look is started from a look twice
-as fine (``vision.find.learnt.FINER_LOOK``): a hand seen from afar in a large frame."""
+as fine (``vision.find.look_scales.FINER_LOOK``): a hand seen from afar in a large frame."""
 
 import cv2
 import numpy as np
@@ -9,7 +9,7 @@ from vision.classify.classifier import OnnxTileClassifier
 from vision.detect.aspect_judge import OnnxAspectJudge
 from vision.detect.photo_reading import photo_reader
 from vision.eval.matching import match_quads
-from vision.find import learnt
+from vision.find import look_scales
 from vision.find.learnt import LearntTileFinder
 from vision.render.seat_view import render_seat_view
 
@@ -56,7 +56,7 @@ def test_tiles_too_small_for_the_first_look_are_found_from_a_finer_start(far_sea
     # Tiles ~7 input px long at the first look (1920×1440 frames). Measured on these 8 scenes
     # (74 tiles): 52 found and 6 false finds from the finer start, 44 and 4 without it.
     finer = _matched_and_false(far_seat_views, LearntTileFinder(half_octaves=True))
-    monkeypatch.setattr(learnt, "FINER_LOOK", 10**6)  # no frame has the pixels for it
+    monkeypatch.setattr(look_scales, "FINER_LOOK", 10**6)  # no frame has the pixels for it
     once = _matched_and_false(far_seat_views, LearntTileFinder(half_octaves=True))
     assert finer[0] >= once[0] + 6
     assert finer[1] <= once[1] + 3
@@ -81,10 +81,10 @@ def test_the_finer_look_is_taken_once_and_only_where_the_frame_has_its_pixels(fa
     frame = far_seat_views[0][0]
     taken = _looks_taken(finder, frame)
     assert taken[0] == finder.long_side
-    assert learnt.FINER_LOOK * finder.long_side in taken
+    assert look_scales.FINER_LOOK * finder.long_side in taken
     assert len(taken) == len(set(taken))
     small = cv2.resize(frame, (900, 675), interpolation=cv2.INTER_AREA)  # under twice 480 px
-    assert learnt.FINER_LOOK * finder.long_side not in _looks_taken(finder, small)
+    assert look_scales.FINER_LOOK * finder.long_side not in _looks_taken(finder, small)
 
 
 def test_a_frame_whose_first_look_starts_coarser_takes_no_finer_look():
@@ -95,13 +95,13 @@ def test_a_frame_whose_first_look_starts_coarser_takes_no_finer_look():
     near = cv2.resize(render_seat_view(SEAT_SEEDS[0]).image, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_LINEAR)
     taken = _looks_taken(finder, near)
     assert taken[1] < finder.long_side  # the pyramids' start follows the first look: coarser
-    assert learnt.FINER_LOOK * finder.long_side not in taken
+    assert look_scales.FINER_LOOK * finder.long_side not in taken
 
 
 def test_a_finder_on_one_pyramid_takes_no_finer_look(far_seat_views):
     """The training recipes' finder (one pyramid) reads as it did when they ran."""
     finder = LearntTileFinder()
-    assert learnt.FINER_LOOK * finder.long_side not in _looks_taken(finder, far_seat_views[0][0])
+    assert look_scales.FINER_LOOK * finder.long_side not in _looks_taken(finder, far_seat_views[0][0])
 
 
 def test_a_close_frame_whose_pyramids_find_large_faces_takes_no_finer_look():
@@ -115,11 +115,11 @@ def test_a_close_frame_whose_pyramids_find_large_faces_takes_no_finer_look():
     close = cv2.resize(scene[180:540, 240:720], None, fx=3.0, fy=3.0, interpolation=cv2.INTER_LINEAR)
     taken = _looks_taken(finder, close)
     assert taken[1] == finder.long_side // 2  # the pyramid from the first look's own size: no coarser start
-    assert learnt.FINER_LOOK * finder.long_side not in taken
+    assert look_scales.FINER_LOOK * finder.long_side not in taken
     found = finder.find(close)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(learnt, "FINER_LOOK_SKIPPED_FOR_LARGE", 10**6)  # the finer look always taken
-        assert learnt.FINER_LOOK * finder.long_side in _looks_taken(finder, close)
+        patch.setattr(look_scales, "FINER_LOOK_SKIPPED_FOR_LARGE", 10**6)  # the finer look always taken
+        assert look_scales.FINER_LOOK * finder.long_side in _looks_taken(finder, close)
         with_it = finder.find(close)
     assert len(found.tiles) >= 4
     np.testing.assert_allclose([t.corners for t in found.tiles], [t.corners for t in with_it.tiles])

@@ -15,7 +15,8 @@ from vision.detect.still_photo import ClassicTileFinder, detect_tiles, make_find
 from vision.eval.matching import DetectionScore
 from vision.find.centres import Peak, net_input, portrait_corners, portrait_corners_of, turned_across_row
 from vision.find.finder import FoundTile
-from vision.find.learnt import DEFAULT_DETECTOR, DetectorModelError, LearntTileFinder, _Look, _one_per_tile
+from vision.find.learnt import DEFAULT_DETECTOR, DetectorModelError, LearntTileFinder
+from vision.find.one_per_tile import Look, one_per_tile
 from vision.geometry import long_edge
 from vision.live.table_reader.checking import random_overhead_camera
 from vision.render.layout import random_layout
@@ -250,17 +251,17 @@ def _centre_key(tile: FoundTile) -> tuple[float, float]:
     return round(float(y), 1), round(float(x), 1)
 
 
-def _find(x: float, y: float, long: float, score: float) -> _Look:
+def _find(x: float, y: float, long: float, score: float) -> Look:
     """A portrait find centred at (x, y), ``long`` px long and 3/4 as wide."""
     half_w, half_h = 0.375 * long, 0.5 * long
     corners = np.array(
         [[x - half_w, y - half_h], [x + half_w, y - half_h], [x + half_w, y + half_h], [x - half_w, y + half_h]],
         np.float32,
     )
-    return _Look(FoundTile(corners, False), long, 0.75 * long, score)
+    return Look(FoundTile(corners, False), long, 0.75 * long, score)
 
 
-def _row_of_tiles(y: float, count: int) -> list[_Look]:
+def _row_of_tiles(y: float, count: int) -> list[Look]:
     return [_find(400.0 + 32.0 * i, y, 40.0, 0.8) for i in range(count)]
 
 
@@ -270,7 +271,7 @@ def test_a_clump_of_tiles_seen_as_one_large_tile_gives_its_tiles_not_the_clump()
     of its tiles as parts."""
     clump = [_find(x, y, 40.0, 0.8) for x in (100.0, 130.0) for y in (100.0, 140.0)]
     big = _find(115.0, 120.0, 90.0, 0.6)
-    kept = _one_per_tile([*_row_of_tiles(300.0, 6), big, *clump])
+    kept = one_per_tile([*_row_of_tiles(300.0, 6), big, *clump])
     assert big not in kept
     assert all(tile in kept for tile in clump)
     assert len(kept) == 10
@@ -281,7 +282,7 @@ def test_a_near_tiles_glyphs_stay_its_parts_when_most_finds_are_glyphs():
     size is taken from the finds that are no part of another, so the tile is not a clump."""
     tiles = [_find(200.0 * i, 100.0, 120.0, 0.7) for i in range(1, 4)]
     glyphs = [_find(200.0 * i + dx, 100.0 + dy, 38.0, 0.8) for i in range(1, 4) for dx in (-20, 20) for dy in (-25, 25)]
-    kept = _one_per_tile([*tiles, *glyphs])
+    kept = one_per_tile([*tiles, *glyphs])
     assert kept == sorted(tiles, key=lambda t: -t.score)
 
 

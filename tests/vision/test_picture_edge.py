@@ -10,7 +10,8 @@ import pytest
 
 from vision.eval.label_file import load_labels
 from vision.eval.photo_changes import restoring
-from vision.find import learnt
+from vision.find import picture_edge
+from vision.find.learnt import LearntTileFinder
 from vision.find.picture_edge import CUT_REACH, FILL_STRIDE, PictureFill, picture_fill
 
 FIXTURE = Path(__file__).resolve().parent / "data" / "real-photos"
@@ -153,7 +154,7 @@ def cut_pictures():
 
 @pytest.fixture(scope="module")
 def finder():
-    return learnt.LearntTileFinder()
+    return LearntTileFinder()
 
 
 def _crossing(found, line: int) -> int:
@@ -170,7 +171,7 @@ def test_no_find_runs_past_the_pictures_edge_inside_the_frame(cut_pictures, find
     assert sum(_crossing(found, line) for found, (_, line, *_) in zip(with_fill, cut_pictures, strict=True)) == 0
     # Without the fill the same finder finds halves of the cut tiles (8 across the 15 cuts when
     # this was written): the fill is what drops them.
-    monkeypatch.setattr(learnt, "picture_fill", lambda image: None)
+    monkeypatch.setattr(picture_edge, "picture_fill", lambda image: None)
     without = [finder.find(cut).tiles for cut, *_ in cut_pictures]
     assert sum(_crossing(found, line) for found, (_, line, *_) in zip(without, cut_pictures, strict=True)) >= 3
     # The fill drops tiles after the finder's own choices and changes nothing else: the finds

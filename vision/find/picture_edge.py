@@ -26,6 +26,9 @@ from typing import Final
 import cv2
 import numpy as np
 
+from vision.find.finder import FindResult
+from vision.find.seams import TileSize
+
 #: A fill pixel's brightest channel is at most this (a warp's fill is 0; a JPEG's bars a few).
 FILL_AT_MOST: Final = 6
 #: The fill is looked for at every this many pixels each way (at 1920×1080: a frame with no
@@ -110,3 +113,27 @@ def _beyond_a_convex_picture(piece: np.ndarray) -> bool:
     cv2.fillPoly(hull, [cv2.convexHull(np.concatenate(outlines))], 1)
     inside = int(np.count_nonzero(piece & hull.view(bool)))
     return inside <= (1.0 - FILL_OUTSIDE_AT_LEAST) * int(np.count_nonzero(piece))
+
+
+def clear_of_picture_edge(image: np.ndarray, found: FindResult) -> FindResult:
+    """``found`` less the tiles the picture's own edge cuts where it ends inside the frame
+    (:func:`picture_fill`), their typical size taken again. The learnt finder drops them after
+    its own choices (where its pyramids start, which finds stand alone), not inside its looks: so
+    it drops tiles and changes nothing else. Dropped inside each look, the cut finds had set no
+    pyramid's start, and on a tile-free shelf of spines read again turned (a canvas with black
+    corners) the starts left found more spines: 34 false finds on the held-out Japanese
+    photographs' 66 tile-free rectangles against 21, dropped after them 23."""
+    fill = picture_fill(image)
+    if fill is None or not found.tiles:
+        return found
+    cut = fill.cuts(np.stack([np.asarray(t.corners, np.float64) for t in found.tiles]))
+    if not cut.any():
+        return found
+    kept = tuple(tile for tile, dropped in zip(found.tiles, cut, strict=True) if not dropped)
+    if not kept:
+        return FindResult((), None)
+    corners = np.stack([np.asarray(t.corners, np.float64) for t in kept])
+    # Portrait order: the first edge is the face's short one, the last its long one.
+    short = np.linalg.norm(corners[:, 1] - corners[:, 0], axis=1)
+    long = np.linalg.norm(corners[:, 3] - corners[:, 0], axis=1)
+    return FindResult(kept, TileSize(float(np.median(short)), float(np.median(long))))
