@@ -15,14 +15,8 @@ from vision.detect.still_photo import detect_tiles, make_finder, read_found, shi
 from vision.eval.label_eval import score_labelled_images
 from vision.eval.label_file import load_ignored, load_labels
 from vision.find.finder import FoundTile
-from vision.find.learnt import (
-    HALF_OCTAVE_ALONE_CONFIDENCE,
-    HALF_OCTAVE_ALONE_FACE_SCORE,
-    LearntTileFinder,
-    _alone_if_sure,
-    _Look,
-    _one_per_tile,
-)
+from vision.find.learnt import HALF_OCTAVE_ALONE_CONFIDENCE, HALF_OCTAVE_ALONE_FACE_SCORE, LearntTileFinder
+from vision.find.one_per_tile import Look, alone_if_sure, one_per_tile
 from vision.render.renderer import RenderOptions, render_table
 from vision.render.tile_art import ArtStyle
 
@@ -128,9 +122,9 @@ def test_a_photographs_finder_looks_on_both_pyramids_and_the_training_recipes_on
     assert not LearntTileFinder().half_octaves  # a finder built for a recipe or a known tile size
 
 
-def _look(x: float, score: float, short: float = 20.0, face_score: float | None = None) -> _Look:
+def _look(x: float, score: float, short: float = 20.0, face_score: float | None = None) -> Look:
     corners = np.array([[x - 10, 0], [x + 10, 0], [x + 10, 27], [x - 10, 27]], np.float32)
-    return _Look(FoundTile(corners, False, face_score), 27.0, short, score)
+    return Look(FoundTile(corners, False, face_score), 27.0, short, score)
 
 
 def test_a_find_of_the_second_pyramid_alone_must_be_a_sure_face():
@@ -141,14 +135,14 @@ def test_a_find_of_the_second_pyramid_alone_must_be_a_sure_face():
         _look(80.0, 0.8, face_score=0.5),  # alone and sure
         _look(120.0, 0.8),  # no verifier looked: kept
     ]
-    kept = _alone_if_sure(second, first, HALF_OCTAVE_ALONE_FACE_SCORE)
+    kept = alone_if_sure(second, first, HALF_OCTAVE_ALONE_FACE_SCORE)
     assert [float(k.tile.corners[:, 0].mean()) for k in kept] == [2.0, 80.0, 120.0]
     assert [k.tile.second_look_only for k in kept] == [False, True, True]
-    assert [float(k.tile.corners[:, 0].mean()) for k in _alone_if_sure(second, [], 0.3)] == [80.0, 120.0]
+    assert [float(k.tile.corners[:, 0].mean()) for k in alone_if_sure(second, [], 0.3)] == [80.0, 120.0]
 
 
 def test_two_looks_at_one_tile_keep_the_surer_and_neighbours_both_stay():
-    kept = _one_per_tile([_look(0.0, 0.5), _look(3.0, 0.9), _look(21.0, 0.6)])
+    kept = one_per_tile([_look(0.0, 0.5), _look(3.0, 0.9), _look(21.0, 0.6)])
     assert [(float(k.tile.corners[:, 0].mean()), k.score) for k in kept] == [(3.0, 0.9), (21.0, 0.6)]
 
 
