@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from vision.detect.still_photo import Detection
+from vision.detect.strip_margin import is_strip_squeeze, read_in_margin
 from vision.weighting import weighted_median
 
 #: The pixel aspects of a 16:9, 4:3, 3:4 and 9:16 frame scaled to a square, and of a square
@@ -110,7 +111,8 @@ def pixel_aspect_name(pixel_aspect: float) -> str:
 
 def detect_at_pixel_aspect(image: np.ndarray, detect: Detect, pixel_aspect: float) -> tuple[Detection, ...]:
     """``detect`` run on ``image`` with its width restored (``pixel_aspect`` times as wide as
-    tall per pixel); each detection's corners mapped back to ``image``'s pixels."""
+    tall per pixel), inside a margin at a strip's squeeze (:mod:`vision.detect.strip_margin`);
+    each detection's corners mapped back to ``image``'s pixels."""
     if pixel_aspect == 1.0:
         return tuple(detect(image))
     height, width = image.shape[:2]
@@ -124,7 +126,8 @@ def detect_at_pixel_aspect(image: np.ndarray, detect: Detect, pixel_aspect: floa
     shrinking = size[0] * size[1] < width * height
     restored = cv2.resize(image, size, interpolation=cv2.INTER_AREA if shrinking else cv2.INTER_LINEAR)
     back = np.array([width / size[0], height / size[1]])
-    return tuple(replace(d, corners=np.asarray(d.corners, np.float64) * back) for d in detect(restored))
+    found = read_in_margin(restored, detect) if is_strip_squeeze(pixel_aspect) else detect(restored)
+    return tuple(replace(d, corners=np.asarray(d.corners, np.float64) * back) for d in found)
 
 
 def pixel_aspects_to_try(image: np.ndarray) -> tuple[float, ...]:
