@@ -130,18 +130,18 @@ def test_the_first_reading_stays_when_the_turned_one_is_not_surer():
 
 def test_real_photographs_turned_20_degrees_read_nearly_as_well_as_upright():
     """The six real photographs (tests/vision/data/real-photos) turned 20°, as ``vision detect``
-    reads them. Measured: recall 0.897, precision 0.857, 34-kind 0.962 (upright: 0.920, 0.988,
-    1.000); read once, as before the upright reading, 0.782, 0.810, 0.897. (One Japanese
-    photograph's turned reading, 0.32 sure, is under the floor that keeps shelves of book
-    spines from being read again: keeping it gave precision 0.918.)"""
+    reads them. Measured: recall 0.943, precision 0.976, 34-kind 0.976 (upright: 0.920, 0.988,
+    1.000). With the squeeze chosen on the unturned readings (before 2026-12-06) 0.897, 0.857,
+    0.962: a turned square picture chose a squeeze its turned reading was poor at; read once,
+    as before the upright reading, 0.782, 0.810, 0.897."""
     classifier, finder, judge = OnnxTileClassifier(), LearntTileFinder(), OnnxAspectJudge()
     read = photo_reader(classifier, finder, judge=judge)
     turned = changed_fixture_score(lambda image: read(image).detections, PHOTO_CHANGES["turned-20"])
     upright = changed_fixture_score(lambda image: read(image).detections, PHOTO_CHANGES["stored"])
     assert turned.truths == upright.truths == 87
-    assert turned.recall >= upright.recall - 0.05
+    assert turned.recall >= upright.recall - 0.02
     assert turned.kind_accuracy >= upright.kind_accuracy - 0.05
-    assert turned.precision >= 0.84
+    assert turned.precision >= 0.93
 
 
 def _read_as(confidence_first, confidence_turned, image_shape):
