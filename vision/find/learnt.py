@@ -195,7 +195,7 @@ class LearntTileFinder:
         taken[finer] = self._look(image, finer, (0.0, float("inf")))
         found, scaled = taken[finer]
         small = [t for t in found if low <= t.long * scaled.scale < high and t.long * self.long_side / longest < low]
-        too_small = [t for t in self._verified(image, small) if surely_a_face(t, FINER_LOOK_FACE_SCORE)]
+        too_small = [t for t in self._verified(image, small) if surely_a_face(t.tile, FINER_LOOK_FACE_SCORE)]
         if not finer_look_moves_start(len(too_small), seen):
             return start
         log.debug("a look at %d px sees %d small tiles, the first %d: starting finer", finer, len(too_small), seen)

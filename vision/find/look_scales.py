@@ -17,6 +17,7 @@ from typing import Final
 import numpy as np
 
 from vision.find.finder import FindResult
+from vision.find.one_per_tile import surely_a_face
 from vision.geometry import long_edge
 
 #: A face's long edge in input pixels in the middle of what training showed (1920-px frames at
@@ -124,7 +125,6 @@ def larger_than_the_first_look_sees(found: FindResult, longest: int, model_long_
     large = [
         tile
         for tile in found.tiles
-        if (tile.face_score is None or tile.face_score >= FINER_LOOK_FACE_SCORE)
-        and long_edge(tile.corners) * scale > FINER_LOOK_SKIPPED_ABOVE_PX
+        if surely_a_face(tile, FINER_LOOK_FACE_SCORE) and long_edge(tile.corners) * scale > FINER_LOOK_SKIPPED_ABOVE_PX
     ]
     return len(large) >= FINER_LOOK_SKIPPED_FOR_LARGE

@@ -71,16 +71,16 @@ def alone_if_sure(extra: list[Look], tiles: list[Look], least_face_score: float)
         apart = np.linalg.norm(centres - find.tile.corners.mean(axis=0), axis=1)
         if np.any(apart < _SAME_TILE * np.minimum(shorts, find.short)):
             kept.append(find)
-        elif surely_a_face(find, least_face_score):
+        elif surely_a_face(find.tile, least_face_score):
             alone = FoundTile(find.tile.corners, find.tile.sideways, find.tile.face_score, second_look_only=True)
             kept.append(Look(alone, find.long, find.short, find.score))
     return kept
 
 
-def surely_a_face(find: Look, least_face_score: float) -> bool:
-    """Whether the verifier scored ``find`` at least ``least_face_score`` (every find, where
+def surely_a_face(tile: FoundTile, least_face_score: float) -> bool:
+    """Whether the verifier scored ``tile`` at least ``least_face_score`` (every find, where
     no verifier looked)."""
-    return find.tile.face_score is None or find.tile.face_score >= least_face_score
+    return tile.face_score is None or tile.face_score >= least_face_score
 
 
 def one_per_tile(tiles: list[Look]) -> list[Look]:
