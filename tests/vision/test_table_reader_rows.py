@@ -297,6 +297,35 @@ def test_two_melds_whose_gap_blur_bridged_are_fitted_apart_and_stay_two():
     assert {len(way) for way in row.runs[0].options} == {7}
 
 
+def test_two_upright_faces_found_as_one_uncertain_sideways_face_are_tried_upright():
+    """Seed 3 000 022 (`black`, with effects): after a pon's turned tile, the two upright faces
+    of the meld were found as one sideways face across their seam, read uncertain. Only upright
+    faces put in beside it, no way gave the meld its two; turned upright, it is one more way."""
+    outer = 250.0
+    chi = row_of(3, 100, outer - H, gap=1.5, sideways_at=1)
+    pon = row_of(3, chi[-1].right + 12, outer - H, gap=1.5, sideways_at=0)
+    drawn = [replace(f, top=outer - W, bottom=outer) if f.sideways else f for f in chi + pon]
+    seam = centred_piece(pon[1].right + 0.75, outer - W / 2, True, SCALE)  # across the last two faces
+    found = [*drawn[:4], seam]
+    sure = TileReading(1, 0.99, False, False)
+    tiles = [ReadTile(ZoneTile(Zone.MELDS, 0, face), sure, np.zeros((4, 2))) for face in found]
+    tiles[-1] = replace(tiles[-1], reading=TileReading(2, 0.07, False, True))
+    mask = painted([*drawn, Piece(chi[-1].right, pon[0].left, outer - H, outer, False)])  # blur bridged the melds
+    rows = SeatRows(np.eye(3), SCALE, centre_u=1000.0)
+    (row,) = rows.planned(mask, tiles).rows
+    (run,) = row.runs
+    assert not run.fits
+    drawn_way = [f.sideways for f in drawn]
+    assert drawn_way in [[f.sideways for f in way] for way in run.options]
+    laid = next(way for way in run.options if [f.sideways for f in way] == drawn_way)
+    # Laid out evenly along the run (the melds' gap spread over the row's): each within a quarter face.
+    assert [f.centre_u for f in laid] == pytest.approx([f.centre_u for f in drawn], abs=0.25 * W)
+    # Read surely, a sideways find stays sideways: only upright faces are put in beside it.
+    tiles[-1] = replace(tiles[-1], reading=sure)
+    (row,) = rows.planned(mask, tiles).rows
+    assert all(sum(f.sideways for f in way) == 3 for way in row.runs[0].options)
+
+
 def test_a_cut_straddling_two_pond_rows_joins_one_and_takes_no_face_of_the_next_into_a_row_of_its_own():
     """A find halfway between rows 1 and 2 (seed 3 000 010 with effects): begun at its top, it
     started a row, and row 2's first face, a little higher than the rest, went into it."""

@@ -27,6 +27,7 @@ from vision.live.table_reader.row_runs import (
     row_runs,
     set_apart,
     ways,
+    ways_turned_upright,
 )
 from vision.live.table_reader.seat_tiles import MELD_GAP, FaceScale, Piece, ZoneTile, frame_quads
 from vision.live.table_reader.structure import WINNING_GAP, ReadTile
@@ -145,9 +146,11 @@ class SeatRows:
             extra = misfit(run, pieces, self.scale)
             if extra < 0 and not doubled(run, pieces, self.scale) and all(sure[i] for i in run.members):
                 continue  # faces read surely side by side are all there: the mask is short, not the faces many
-            options = [
-                laid_out(run, way, top, self.scale, self.centre_u, owner_side=melds) for way in ways(turned, extra)
-            ]
+            all_ways = ways(turned, extra)
+            if extra > 0:
+                doubtful = [not sure[i] for i in run.members]
+                all_ways += [w for w in ways_turned_upright(run, pieces, self.scale, doubtful) if w not in all_ways]
+            options = [laid_out(run, way, top, self.scale, self.centre_u, owner_side=melds) for way in all_ways]
             if not options:
                 continue
             moved = self._moved(tiles, list(zip(run.members, options[0], strict=True))) if extra == 0 else []

@@ -20,7 +20,7 @@ from typing import Final
 import cv2
 import numpy as np
 
-from vision.live.table_reader.seat_tiles import FaceScale, Piece
+from vision.live.table_reader.seat_tiles import FaceScale, Piece, centred_piece
 
 _COVER: Final = 0.5  # a column belongs to a run when this much of the band's middle is tile
 _BRIDGE_MM: Final = 4.0  # gaps narrower than this between tiles of one run are closed
@@ -131,6 +131,25 @@ def ways(sideways: Sequence[bool], extra: int) -> list[tuple[bool, ...]]:
             way = tuple(False if at in places else next(given) for at in range(len(sideways) + count))
             if way not in found:
                 found.append(way)
+    return found
+
+
+def ways_turned_upright(
+    run: Run, pieces: Sequence[Piece], scale: FaceScale, doubtful: Sequence[bool]
+) -> list[tuple[bool, ...]]:
+    """More ways (``ways``) for a run longer than its faces: each of its sideways faces read
+    uncertain (``doubtful``, one a member) lying upright instead, with the faces more the run
+    then holds. A box across the seam of two upright faces is about a sideways face's size,
+    and the judge may call it sideways: no upright face put in beside it mends that."""
+    found: list[tuple[bool, ...]] = []
+    for at, index in enumerate(run.members):
+        piece = pieces[index]
+        if not (piece.sideways and doubtful[at]):
+            continue
+        upright = list(pieces)
+        upright[index] = centred_piece(piece.centre_u, piece.centre_v, False, scale)
+        turned = [pieces[i].sideways and i != index for i in run.members]
+        found += [way for way in ways(turned, max(misfit(run, upright, scale), 0)) if way not in found]
     return found
 
 
