@@ -135,6 +135,22 @@ def test_a_winning_tile_set_apart_is_read_apart_through_camera_blur(classifier, 
     assert differences(layout, reading).hands == ()
 
 
+@pytest.mark.parametrize("seed", [3_000_029, 3_000_030, 3_000_067, 3_000_079, 3_000_083])
+def test_an_added_kan_s_turned_tile_is_sideways_and_its_pon_three_tiles(classifier, seed):
+    # Bench tables (camera effects) where an added kan's turned tile, a white dragon whose blank
+    # face shows no way up, was judged upright: its meld lost its called tile, and the upright
+    # face's narrower cut left a gap that parted the row's melds a tile off (3 000 030, 067,
+    # 083); where the turned tile, read unsurely, was dropped as a cut across two faces beside
+    # the added tile a gap gave (079); and where a gap's unsure upright cut in the added row is
+    # no added tile to turn a face beside it (029).
+    rng = np.random.default_rng(seed)
+    camera = random_overhead_camera(rng)
+    layout = random_layout(rng, extras=True)
+    rendered = render_table(seed, RenderOptions(camera=camera), layout)
+    reading = TableReader(picked_calibration(camera), classifier).read_image(rendered.image)
+    assert differences(layout, reading).melds == ()
+
+
 def test_an_arm_over_a_pond_marks_it_occluded_instead_of_reading_it_short(classifier):
     camera = CAMERAS["straight"]
     # A forearm reaching from seat 0's edge over its pond.

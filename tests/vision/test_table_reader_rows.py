@@ -133,6 +133,53 @@ def test_of_two_faces_over_a_meld_s_turned_tile_the_surer_is_its_added_tile():
     assert left_meld.added.tile == TileReading(7, 1.0, False, False).tile
 
 
+def test_a_meld_whose_turned_tile_has_an_added_tile_beside_it_is_a_pon_of_three():
+    """Seed 3 000 030: a pon with an added tile, then a kan of four, the gap between them hidden
+    (the turned tile ends where the kan's first face begins) and a gap inside the pon a little
+    wider. Cut at the widest gap, the pon took the kan's first tile; an added kan's pon has
+    three tiles in the row."""
+    outer = 250.0
+    pon = [
+        centred_piece(100 + W / 2, outer - H / 2, False, SCALE),
+        centred_piece(100 + 1.5 * W, outer - H / 2, False, SCALE),
+    ]
+    turned = Piece(pon[-1].right + 0.2 * W, pon[-1].right + 0.2 * W + H, outer - W, outer, True)
+    kan = row_of(4, turned.right, outer - H, gap=0.05 * W, sideways_at=2)
+    kan = [replace(f, top=outer - W, bottom=outer) if f.sideways else f for f in kan]
+    row = [*pon, turned, *kan]
+    added = replace(turned, top=turned.top - W, bottom=turned.bottom - W)
+    assert [len(group) for group in meld_groups(row, SCALE)] == [4, 3]  # without the added tile
+    assert [len(group) for group in meld_groups(row, SCALE, [added])] == [3, 4]
+    tiles = [ZoneTile(Zone.MELDS, 0, face) for face in row] + [ZoneTile(Zone.MELDS, 1, added)]
+    grouped = group_melds(tiles, SCALE)
+    assert [t.meld for t in grouped if t is not None] == [0, 0, 0, 1, 1, 1, 1, 0]
+
+
+def test_a_face_found_upright_beside_an_added_tile_is_planned_turned_and_read_again():
+    """Seeds 3 000 067 and 3 000 083: a white dragon turned under an added tile, judged
+    upright (its blank face shows no way up). The added tile lies beside the meld's turned
+    tile: the row's plan cuts that face sideways along it, and reads it there."""
+    outer = 250.0
+    pon = row_of(3, 100, outer - H, gap=1.5, sideways_at=0)
+    turned = replace(pon[0], top=outer - W, bottom=outer)
+    found_upright = centred_piece(turned.centre_u + 2, outer - H / 2, False, SCALE)  # the judge's call
+    added = replace(turned, top=turned.top - W, bottom=turned.bottom - W)
+    sure = TileReading(31, 0.9, False, False)
+    tiles = [ReadTile(ZoneTile(Zone.MELDS, 0, face), sure, np.zeros((4, 2))) for face in (found_upright, *pon[1:])] + [
+        ReadTile(ZoneTile(Zone.MELDS, 1, added), sure, np.zeros((4, 2)))
+    ]
+    plan = SeatRows(np.eye(3), SCALE, centre_u=1000.0).planned(painted([turned, *pon[1:], added]), tiles)
+    (row,) = plan.rows
+    ((index, face),) = row.turned
+    assert index == 0
+    assert face.sideways
+    assert (face.left, face.right, face.bottom) == pytest.approx((added.left, added.right, outer))
+    assert face in plan.faces()  # read with the rows' batch
+    # With no added tile beside it, a face is left as found.
+    alone = [tile for tile in tiles if tile.found.row == 0]
+    assert SeatRows(np.eye(3), SCALE, centre_u=1000.0).planned(painted(pon), alone).rows[0].turned == []
+
+
 def test_a_lone_tile_in_the_melds_row_is_no_meld():
     lone = row_of(1, 100, 200)
     assert group_melds(arrange(Zone.MELDS, lone, SCALE, wall_row_line=0.0), SCALE) == [None]

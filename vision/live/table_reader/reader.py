@@ -95,6 +95,9 @@ _FOUND_MARGIN_MM: Final = 2.0  # a find covers this much felt mask past its box 
 _SAME_TILE: Final = 0.5
 _SAME_TILE_SAME_READING: Final = 0.35
 _ACROSS_TWO: Final = 0.25
+#: Two sideways faces of a meld zone whose centres lie this many face widths apart across the
+#: row or more are an added tile and its turned tile (``_stacked``), not one face found twice.
+_STACKED_APART: Final = 0.4
 #: The detector looks this many face lengths past the seats' zones (``find_in``): what its
 #: network sees around a face reaches that far. At 4 the finds in the zones of 12 bench tables
 #: were the whole frame's to a thousandth of a pixel; at 2 some moved by 0.4 px, and the
@@ -455,11 +458,11 @@ class TableReader:
             piece = centred_piece(u, v, detection.sideways, self.scale)
             # Only faces that overlap it can be the same tile (``_overlap``): the rest are passed over cheaply.
             overlapping = (
-                (p, d)
-                for _, p, d in located[seat]
+                (z, p, d)
+                for z, p, d in located[seat]
                 if p.left < piece.right and piece.left < p.right and p.top < piece.bottom and piece.top < p.bottom
             )
-            if any(_same_tile(p, piece, d, detection) for p, d in overlapping):
+            if any(_same_tile(p, piece, d, detection, stacked=_stacked(z, p, zone, piece)) for z, p, d in overlapping):
                 continue
             located[seat].append((zone, piece, detection))
         by_seat: list[list[ReadTile]] = [[] for _ in range(4)]
@@ -537,15 +540,26 @@ def _upright(piece: Piece, scale: FaceScale) -> Piece:
     return centred_piece((piece.left + piece.right) / 2, (piece.top + piece.bottom) / 2, False, scale)
 
 
-def _same_tile(a: Piece, b: Piece, read_a: Detection, read_b: Detection) -> bool:
+def _same_tile(a: Piece, b: Piece, read_a: Detection, read_b: Detection, *, stacked: bool = False) -> bool:
     """Whether ``b`` is the tile ``a`` (read surer) is: see ``_SAME_TILE``. An uncertain read
-    that overlaps a sure one by a quarter is a cut across two faces (two rows, a seam)."""
+    that overlaps a sure one by a quarter is a cut across two faces (two rows, a seam), unless
+    the two are ``stacked`` (``_stacked``)."""
     shared = _overlap(a, b)
     if shared > _SAME_TILE:
         return True
-    if read_b.reading.uncertain and shared > _ACROSS_TWO:
+    if read_b.reading.uncertain and shared > _ACROSS_TWO and not stacked:
         return True
     return shared > _SAME_TILE_SAME_READING and read_a.reading.label == read_b.reading.label
+
+
+def _stacked(zone_a: Zone, a: Piece, zone_b: Zone, b: Piece) -> bool:
+    """Whether two faces may be an added kan's tile and the turned tile it lies on: both
+    sideways in a meld zone, one further out than the other. They overlap by a third seen
+    from above (parallax), and the turned tile, half under the added one in its cut, reads
+    uncertain: it is still a tile of its own (seed 3 000 079)."""
+    if not (zone_a == zone_b == Zone.MELDS and a.sideways and b.sideways):
+        return False
+    return abs(a.centre_v - b.centre_v) > _STACKED_APART * (a.bottom - a.top)  # a sideways face is a width deep
 
 
 def _overlap(a: Piece, b: Piece) -> float:

@@ -29,7 +29,7 @@ from vision.live.table_reader.row_runs import (
     ways,
     ways_turned_upright,
 )
-from vision.live.table_reader.seat_tiles import MELD_GAP, FaceScale, Piece, ZoneTile, frame_quads
+from vision.live.table_reader.seat_tiles import MELD_GAP, FaceScale, Piece, ZoneTile, beside_added, frame_quads
 from vision.live.table_reader.structure import WINNING_GAP, ReadTile
 
 _NUDGES: Final = (-1 / 3, -1 / 6, 1 / 6, 1 / 3)  # an uncertain face is also cut moved this much of its width
@@ -60,6 +60,7 @@ class _RunPlan:
 class _RowPlan:
     tiles: list[ReadTile]
     runs: list[_RunPlan]
+    turned: list[tuple[int, Piece]]  # a meld row's faces turned sideways beside added tiles (``_turned_beside``)
 
 
 @dataclass(frozen=True, eq=False)
@@ -72,7 +73,7 @@ class RowsPlan:
     rows: list[_RowPlan]
 
     def faces(self) -> list[Piece]:
-        return [
+        return [face for row in self.rows for _, face in row.turned] + [
             face
             for row in self.rows
             for run in row.runs
@@ -105,7 +106,10 @@ class SeatRows:
             for row in numbers if zone != Zone.MELDS else [0]:
                 members = [t for t in tiles if t.found.zone == zone and t.found.row == row]
                 if members:
-                    rows.append(self._row_plan(mask, members))
+                    # An added kan's tile lies sideways; a gap's cut in the added row read unsurely is no tile.
+                    added = [t.found.piece for t in kept if t.found.piece.sideways and not t.reading.uncertain]
+                    added = added if zone == Zone.MELDS else []
+                    rows.append(self._row_plan(mask, members, added))
         return RowsPlan(kept, rows)
 
     def quads(self, faces: list[Piece]) -> list[np.ndarray]:
@@ -120,8 +124,10 @@ class SeatRows:
             result += self._fitted_row(image, reader, row)
         return result
 
-    def _row_plan(self, mask: np.ndarray, tiles: list[ReadTile]) -> _RowPlan:
-        pieces = [t.found.piece for t in tiles]
+    def _row_plan(self, mask: np.ndarray, tiles: list[ReadTile], added: list[Piece]) -> _RowPlan:
+        """One row's plan; ``added``: a meld row's added kans' tiles, each of which lies beside
+        its meld's turned tile (``_turned_beside``)."""
+        pieces = [self._turned_beside(t.found.piece, added) for t in tiles]
         melds = tiles[0].found.zone == Zone.MELDS
         # Pond rows begin at a line (a riichi tile against the centre side), meld rows end at one.
         top = (
@@ -155,7 +161,24 @@ class SeatRows:
                 continue
             moved = self._moved(tiles, list(zip(run.members, options[0], strict=True))) if extra == 0 else []
             runs.append(_RunPlan(run, options, extra == 0, moved))
-        return _RowPlan(tiles, runs)
+        beside = [
+            (i, piece)
+            for i, (piece, tile) in enumerate(zip(pieces, tiles, strict=True))
+            if piece is not tile.found.piece
+        ]
+        return _RowPlan(tiles, runs, beside)
+
+    def _turned_beside(self, piece: Piece, added: list[Piece]) -> Piece:
+        """A meld row's face with an added kan's tile beside it (across the row, towards the
+        centre) is the meld's called tile, turned: sideways, along the added tile, whatever
+        the judge said (a white dragon's blank face shows no way up, and found upright it
+        leaves a gap beside it that parts its meld in the wrong place)."""
+        if piece.sideways:
+            return piece
+        for tile in added:
+            if beside_added(piece, [tile], self.scale):
+                return Piece(tile.left, tile.right, piece.bottom - self.scale.width, piece.bottom, True)
+        return piece
 
     def _melds_apart(self, run: Run, pieces: list[Piece]) -> list[Run]:
         """A meld row's run cut at the melds' gaps (``set_apart``) when its count fits."""
@@ -164,7 +187,7 @@ class SeatRows:
         return set_apart(run, pieces, self.scale, _MELDS_APART)
 
     def _fitted_row(self, image: np.ndarray, reader: QuadReader, row: _RowPlan) -> list[ReadTile]:
-        tiles = row.tiles
+        tiles = self._turned_if_any(image, reader, row)
         fitted: list[ReadTile | None] = list(tiles)
         for plan in row.runs:
             if plan.fits:
@@ -180,14 +203,26 @@ class SeatRows:
             fitted += [replace(t, found=replace(template, piece=t.found.piece)) for t in best]
         return [t for t in fitted if t is not None]
 
+    def _turned_if_any(self, image: np.ndarray, reader: QuadReader, row: _RowPlan) -> list[ReadTile]:
+        """The row's tiles, each face turned beside an added tile cut sideways and read again
+        there, the surer reading kept (the face stays turned however its runs are fitted)."""
+        tiles = list(row.tiles)
+        again = self._read_faces(image, reader, [face for _, face in row.turned])
+        for (i, face), other in zip(row.turned, again, strict=True):
+            tile = tiles[i]
+            surer = other if other.reading.confidence > tile.reading.confidence else tile
+            tiles[i] = ReadTile(replace(tile.found, piece=face), surer.reading, surer.quad)
+        return tiles
+
     def _moved(self, tiles: list[ReadTile], placed: list[tuple[int, Piece]]) -> list[tuple[int, Piece]]:
         """The faces of a run whose count fits that it moves (along the row or across it, to
-        the row's band) further than ``_MOVED`` of a face's width."""
+        the row's band) further than ``_MOVED`` of a face's width, or lays otherwise (turned)."""
         return [
             (i, face)
             for i, face in placed
             if abs(face.centre_u - tiles[i].found.piece.centre_u) > _MOVED * self.scale.width
             or abs(face.centre_v - tiles[i].found.piece.centre_v) > _MOVED * self.scale.width
+            or face.sideways != tiles[i].found.piece.sideways
         ]
 
     def _moved_if_surer(

@@ -11,7 +11,7 @@ seat's own frame (``vision.calibration.zones.zone_boxes``):
 - open hand: one row, upright, the winning tile set apart at its right;
 - melds: one row along the table's edge, called tiles sideways against the owner's side, an
   added kan's tile sideways on the centre side of the turned one; melds are runs of touching
-  tiles, three or four each.
+  tiles, three or four each (an added kan's pon three in the row).
 """
 
 from __future__ import annotations
@@ -41,6 +41,9 @@ MELD_GAP: Final = 0.17  # faces further apart than this (tile widths) start a ne
 #: a face's width in, less the parallax of its place on top of the turned tile (up to half a
 #: width at the table's corners); the row's own faces end at it, give or take the finds' error.
 ADDED_IN: Final = 0.5
+#: A meld row's face whose centre lies within this many face widths (along the row) of an added
+#: kan's tile's is the turned tile that one lies beside (``beside_added``).
+ADDED_BESIDE: Final = 0.35
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,12 +163,18 @@ def _stray_line(lines: list[list[int]], pieces: Sequence[Piece], scale: FaceScal
     return index, into
 
 
+def beside_added(piece: Piece, added: Sequence[Piece], scale: FaceScale) -> bool:
+    """Whether an added kan's tile (one of ``added``) lies beside a meld row's face, across the
+    row: that face is the kan's turned tile, and its meld a pon with the tile added."""
+    return any(abs(tile.centre_u - piece.centre_u) < ADDED_BESIDE * scale.width for tile in added)
+
+
 def group_melds(tiles: Sequence[ZoneTile], scale: FaceScale) -> list[ZoneTile | None]:
     """The meld zone's tiles, in the given order, each with its meld: the row's tiles grouped
     into melds, each added kan's tile given the meld of the turned tile it lies on; ``None``
     for a tile in no meld (a lone tile)."""
     in_row = sorted((t.piece for t in tiles if t.row == 0), key=lambda p: p.left)
-    groups = meld_groups(in_row, scale)
+    groups = meld_groups(in_row, scale, [t.piece for t in tiles if t.row == 1 and t.piece.sideways])
     meld_of = {id(piece): index for index, group in enumerate(groups) for piece in group}
     spans = [(group[0].left, group[-1].right) for group in groups]
     result: list[ZoneTile | None] = []
@@ -179,25 +188,28 @@ def group_melds(tiles: Sequence[ZoneTile], scale: FaceScale) -> list[ZoneTile | 
     return result
 
 
-def meld_groups(pieces: list[Piece], scale: FaceScale) -> list[list[Piece]]:
+def meld_groups(pieces: list[Piece], scale: FaceScale, added: Sequence[Piece] = ()) -> list[list[Piece]]:
     """Melds, left to right: runs of touching tiles; a run longer than a kan (sides at the
     table's edge can hide the gap between two melds) split into melds of three or four at its
-    widest gaps."""
+    widest gaps. ``added``: the added kans' tiles; a meld whose turned tile one lies beside is
+    a pon in the row (three tiles)."""
     groups: list[list[Piece]] = []
     for piece in pieces:
         if groups and piece.left - groups[-1][-1].right < MELD_GAP * scale.width:
             groups[-1].append(piece)
         else:
             groups.append([piece])
-    return _join_short([meld for group in _chains(groups, scale) for meld in _split_run(group)], scale)
+    pons = {id(piece) for piece in pieces if piece.sideways and beside_added(piece, added, scale)}
+    return _join_short([meld for group in _chains(groups, scale, pons) for meld in _split_run(group)], scale)
 
 
-def _chains(groups: list[list[Piece]], scale: FaceScale) -> list[list[Piece]]:
+def _chains(groups: list[list[Piece]], scale: FaceScale, pons: set[int]) -> list[list[Piece]]:
     """Runs of tiles less than a tile's width apart, joined where they cannot be melds as they
-    stand (a meld of three has its called tile sideways; no meld has two) and can be split into
-    melds that can: at the table's edge a tile's side hides the gap between two melds, while a
-    gap the blur widened may part one."""
-    if all(_can_be_meld(group) for group in groups):
+    stand (a meld of three has its called tile sideways; no meld has two; an added kan's pon
+    has three in the row, ``pons`` the ids of their turned tiles) and can be split into melds
+    that can: at the table's edge a tile's side hides the gap between two melds, while a gap
+    the blur widened may part one."""
+    if all(_can_be_meld(group, pons) for group in groups):
         return groups
     chains: list[list[Piece]] = []
     for group in groups:
@@ -207,24 +219,26 @@ def _chains(groups: list[list[Piece]], scale: FaceScale) -> list[list[Piece]]:
             chains.append(list(group))
     result: list[list[Piece]] = []
     for chain in chains:
-        split = _split_into_melds(chain)
+        split = _split_into_melds(chain, pons)
         result += split if split is not None else [g for g in groups if g[0] in chain]
     return result
 
 
-def _can_be_meld(group: list[Piece]) -> bool:
+def _can_be_meld(group: list[Piece], pons: set[int]) -> bool:
     sideways = sum(piece.sideways for piece in group)
+    if any(id(piece) in pons for piece in group):
+        return len(group) == 3 and sideways == 1
     return (len(group) == 3 and sideways == 1) or (len(group) == 4 and sideways <= 1)
 
 
-def _split_into_melds(chain: list[Piece]) -> list[list[Piece]] | None:
+def _split_into_melds(chain: list[Piece], pons: set[int]) -> list[list[Piece]] | None:
     """The chain cut into melds that can all be, at its widest gaps; ``None`` if no cut can."""
     gaps = [b.left - a.right for a, b in itertools.pairwise(chain)]
     best: tuple[float, list[list[Piece]]] | None = None
     for sizes in _compositions(len(chain)):
         bounds = [0, *itertools.accumulate(sizes)]
         melds = [chain[a:b] for a, b in itertools.pairwise(bounds)]
-        if not all(_can_be_meld(meld) for meld in melds):
+        if not all(_can_be_meld(meld, pons) for meld in melds):
             continue
         score = min((gaps[cut - 1] for cut in bounds[1:-1]), default=np.inf)
         if best is None or score > best[0]:
