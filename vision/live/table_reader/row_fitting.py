@@ -29,7 +29,7 @@ from vision.live.table_reader.row_runs import (
     ways,
     ways_turned_upright,
 )
-from vision.live.table_reader.seat_tiles import MELD_GAP, FaceScale, Piece, ZoneTile, beside_added, frame_quads
+from vision.live.table_reader.seat_tiles import MELD_GAP, FaceScale, Piece, ZoneTile, added_beside, frame_quads
 from vision.live.table_reader.structure import WINNING_GAP, ReadTile
 
 _NUDGES: Final = (-1 / 3, -1 / 6, 1 / 6, 1 / 3)  # an uncertain face is also cut moved this much of its width
@@ -100,16 +100,15 @@ class SeatRows:
         upright felt mask, ``row_runs``): a run a face or two longer or shorter than its faces
         is laid out each way with more or fewer, one whose count fits with its faces moved."""
         kept = [t for t in tiles if t.found.zone == Zone.MELDS and t.found.row == 1]
+        # An added kan's tile lies sideways; a gap's cut in the added row read unsurely is no tile.
+        added = [t.found.piece for t in kept if t.found.piece.sideways and not t.reading.uncertain]
         rows = []
         for zone in (Zone.POND, Zone.WALL, Zone.HAND, Zone.MELDS):
             numbers = sorted({t.found.row for t in tiles if t.found.zone == zone})
             for row in numbers if zone != Zone.MELDS else [0]:
                 members = [t for t in tiles if t.found.zone == zone and t.found.row == row]
                 if members:
-                    # An added kan's tile lies sideways; a gap's cut in the added row read unsurely is no tile.
-                    added = [t.found.piece for t in kept if t.found.piece.sideways and not t.reading.uncertain]
-                    added = added if zone == Zone.MELDS else []
-                    rows.append(self._row_plan(mask, members, added))
+                    rows.append(self._row_plan(mask, members, added if zone == Zone.MELDS else []))
         return RowsPlan(kept, rows)
 
     def quads(self, faces: list[Piece]) -> list[np.ndarray]:
@@ -173,12 +172,10 @@ class SeatRows:
         centre) is the meld's called tile, turned: sideways, along the added tile, whatever
         the judge said (a white dragon's blank face shows no way up, and found upright it
         leaves a gap beside it that parts its meld in the wrong place)."""
-        if piece.sideways:
+        tile = None if piece.sideways else added_beside(piece, added, self.scale)
+        if tile is None:
             return piece
-        for tile in added:
-            if beside_added(piece, [tile], self.scale):
-                return Piece(tile.left, tile.right, piece.bottom - self.scale.width, piece.bottom, True)
-        return piece
+        return Piece(tile.left, tile.right, piece.bottom - self.scale.width, piece.bottom, True)
 
     def _melds_apart(self, run: Run, pieces: list[Piece]) -> list[Run]:
         """A meld row's run cut at the melds' gaps (``set_apart``) when its count fits."""

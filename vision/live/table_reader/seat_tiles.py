@@ -42,7 +42,7 @@ MELD_GAP: Final = 0.17  # faces further apart than this (tile widths) start a ne
 #: width at the table's corners); the row's own faces end at it, give or take the finds' error.
 ADDED_IN: Final = 0.5
 #: A meld row's face whose centre lies within this many face widths (along the row) of an added
-#: kan's tile's is the turned tile that one lies beside (``beside_added``).
+#: kan's tile's is the turned tile that one lies beside (``added_beside``).
 ADDED_BESIDE: Final = 0.35
 
 
@@ -163,10 +163,10 @@ def _stray_line(lines: list[list[int]], pieces: Sequence[Piece], scale: FaceScal
     return index, into
 
 
-def beside_added(piece: Piece, added: Sequence[Piece], scale: FaceScale) -> bool:
-    """Whether an added kan's tile (one of ``added``) lies beside a meld row's face, across the
-    row: that face is the kan's turned tile, and its meld a pon with the tile added."""
-    return any(abs(tile.centre_u - piece.centre_u) < ADDED_BESIDE * scale.width for tile in added)
+def added_beside(piece: Piece, added: Sequence[Piece], scale: FaceScale) -> Piece | None:
+    """The added kan's tile (one of ``added``) that lies beside a meld row's face, across the
+    row, if one does: that face is the kan's turned tile, and its meld a pon with the tile added."""
+    return next((tile for tile in added if abs(tile.centre_u - piece.centre_u) < ADDED_BESIDE * scale.width), None)
 
 
 def group_melds(tiles: Sequence[ZoneTile], scale: FaceScale) -> list[ZoneTile | None]:
@@ -199,7 +199,7 @@ def meld_groups(pieces: list[Piece], scale: FaceScale, added: Sequence[Piece] = 
             groups[-1].append(piece)
         else:
             groups.append([piece])
-    pons = {id(piece) for piece in pieces if piece.sideways and beside_added(piece, added, scale)}
+    pons = {id(piece) for piece in pieces if piece.sideways and added_beside(piece, added, scale) is not None}
     return _join_short([meld for group in _chains(groups, scale, pons) for meld in _split_run(group)], scale)
 
 
