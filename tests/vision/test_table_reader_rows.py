@@ -175,6 +175,11 @@ def test_a_face_found_upright_beside_an_added_tile_is_planned_turned_and_read_ag
     assert face.sideways
     assert (face.left, face.right, face.bottom) == pytest.approx((added.left, added.right, outer))
     assert face in plan.faces()  # read with the rows' batch
+    # The run that holds it fits, and lays it where it was turned: it is not read a second time.
+    (run,) = row.runs
+    assert run.fits
+    assert run.moved == []
+    assert sum(f.sideways for f in plan.faces()) == 1
     # With no added tile beside it, a face is left as found.
     alone = [tile for tile in tiles if tile.found.row == 0]
     assert SeatRows(np.eye(3), SCALE, centre_u=1000.0).planned(painted(pon), alone).rows[0].turned == []

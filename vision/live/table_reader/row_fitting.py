@@ -158,7 +158,7 @@ class SeatRows:
             options = [laid_out(run, way, top, self.scale, self.centre_u, owner_side=melds) for way in all_ways]
             if not options:
                 continue
-            moved = self._moved(tiles, list(zip(run.members, options[0], strict=True))) if extra == 0 else []
+            moved = self._moved(pieces, list(zip(run.members, options[0], strict=True))) if extra == 0 else []
             runs.append(_RunPlan(run, options, extra == 0, moved))
         beside = [
             (i, piece)
@@ -211,15 +211,17 @@ class SeatRows:
             tiles[i] = ReadTile(replace(tile.found, piece=face), surer.reading, surer.quad)
         return tiles
 
-    def _moved(self, tiles: list[ReadTile], placed: list[tuple[int, Piece]]) -> list[tuple[int, Piece]]:
+    def _moved(self, pieces: list[Piece], placed: list[tuple[int, Piece]]) -> list[tuple[int, Piece]]:
         """The faces of a run whose count fits that it moves (along the row or across it, to
-        the row's band) further than ``_MOVED`` of a face's width, or lays otherwise (turned)."""
+        the row's band) further than ``_MOVED`` of a face's width, or lays otherwise, from where
+        they are read before the row is fitted (``pieces``: as found, or turned beside an added
+        tile, where ``_turned_if_any`` reads them)."""
         return [
             (i, face)
             for i, face in placed
-            if abs(face.centre_u - tiles[i].found.piece.centre_u) > _MOVED * self.scale.width
-            or abs(face.centre_v - tiles[i].found.piece.centre_v) > _MOVED * self.scale.width
-            or face.sideways != tiles[i].found.piece.sideways
+            if abs(face.centre_u - pieces[i].centre_u) > _MOVED * self.scale.width
+            or abs(face.centre_v - pieces[i].centre_v) > _MOVED * self.scale.width
+            or face.sideways != pieces[i].sideways
         ]
 
     def _moved_if_surer(
