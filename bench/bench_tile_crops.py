@@ -8,8 +8,10 @@ names (``models/DATA.md``: ``mleague-crops`` is takahasiyouhei/majon-tile-detect
 Japanese set with red fives cut from broadcast frames; measured on, never trained on). Every
 crop is read as the classifier reads a found tile, the whole crop its quad (no detector).
 Prints 34-kind accuracy, red-five recall per suit (red fives read red), plain fives read red,
-readings marked uncertain, the commonest confusions and the time a crop. ``--enroll N`` enrolls
-the set (``jantaku vision enroll``'s head, fitted on the first N crops of each tile laid side by
+readings marked uncertain, the commonest confusions, the time a crop, and how many white
+dragons read right and sure the live table reader would still call uncertain
+(``vision.live.table_reader.washed_out``). ``--enroll N`` enrolls the set (``jantaku vision
+enroll``'s head, fitted on the first N crops of each tile laid side by
 side on one picture) and prints the figures of the other crops before and after. ``--rows N``
 goes through ``jantaku vision enroll --layout rows`` as a user would: the first crop of each tile
 laid out in the documented rows on felt (scaled to 84 px, ``crop_set.rows_picture``) is the photo
@@ -31,6 +33,7 @@ import numpy as np
 
 from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier
 from vision.classify.crops import crop_tile
+from vision.classify.labels import WHITE_DRAGON_LABEL
 from vision.detect.still_photo import detect_tiles
 from vision.enrollment.enroll import enroll_tiles, measure
 from vision.enrollment.rows import LayoutError, cut_row_layout
@@ -40,11 +43,13 @@ from vision.eval.crop_set import (
     CropSetError,
     LabelledCrop,
     enroll_on_crops,
+    read_crop,
     rows_picture,
     score_crops,
     source_crops,
     split_for_enrollment,
 )
+from vision.live.table_reader.washed_out import BLANK_SURE_FROM, blank_doubted
 from vision.onnx_models.model_file import ModelFileError
 
 
@@ -70,6 +75,7 @@ def main() -> None:
         print(f"{source.name} ({source.repo} @ {source.commit}): {score.crops} crops, classifier {args.model.name}")
         _print_score("as shipped" if args.enroll else "", score, args.confusions)
         print(f"{elapsed * 1000 / max(score.crops, 1):.1f} ms a crop (read one at a time)")
+        _print_blank_doubts(crops, classifier)
         if enrolled:
             classifier.enrollment = enroll_on_crops(enrolled, classifier).head
             after = score_crops(crops, classifier.classify_quads)
@@ -111,6 +117,24 @@ def _rows_enrollment(crops: Sequence[LabelledCrop], checks: int, classifier: Onn
         print(f"second photos' label accuracy (38), {read.crops} tiles: {figures}")
     else:
         print("second photos' label accuracy (38): no second photo accepted")
+
+
+def _print_blank_doubts(crops: Sequence[LabelledCrop], classifier: OnnxTileClassifier) -> None:
+    """How many white dragons read right and sure the live table reader would still doubt
+    (``vision.live.table_reader.washed_out``: a washed-out back or face reads as one)."""
+    sure = doubted = 0
+    for crop in crops:
+        if crop.label != WHITE_DRAGON_LABEL:
+            continue
+        picture = read_crop(crop.path)
+        height, width = picture.shape[:2]
+        quad = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float64)  # as score_crops cuts it
+        reading = classifier.classify_quads(picture, [quad])[0]
+        if reading.label == WHITE_DRAGON_LABEL and not reading.uncertain:
+            sure += 1
+            doubted += blank_doubted(reading).uncertain
+    print(f"white dragons read right and sure: {sure}; of them doubted by the table reader "
+          f"(below {BLANK_SURE_FROM}): {doubted}")  # fmt: skip
 
 
 def _print_score(title: str, score: CropScore, confusions: int) -> None:

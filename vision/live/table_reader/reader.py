@@ -79,6 +79,7 @@ from vision.live.table_reader.seat_view import (
 from vision.live.table_reader.structure import ReadTile, seat_reading, wall_reading
 from vision.live.table_reader.tile_copies import doubted, over_counted
 from vision.live.table_reader.tile_mask import ViewMask, view_mask
+from vision.live.table_reader.washed_out import blank_doubted
 from vision.sources.frame import CameraFrame
 
 log = logging.getLogger(__name__)
@@ -492,12 +493,19 @@ class TableReader:
 
 
 def _checked_against_the_set(finds: list[_SeatFind]) -> list[_SeatFind]:
-    """``finds`` with every face of a kind read surely more than four times in the zones seen
-    marked uncertain (``tile_copies``): each of them may be the misread one."""
+    """``finds`` with a white dragon read less surely than it needs (``washed_out``), and every
+    face of a kind read surely more than four times in the zones seen (``tile_copies``),
+    marked uncertain: each of the latter may be the misread one."""
+    finds = [replace(f, tiles=tuple(_blank_checked(t) for t in f.tiles)) for f in finds]
     kinds = over_counted(t.reading for f in finds for t in f.tiles if t.found.zone not in f.occluded)
     if not kinds:
         return finds
     return [replace(f, tiles=tuple(replace(t, reading=doubted(t.reading, kinds)) for t in f.tiles)) for f in finds]
+
+
+def _blank_checked(tile: ReadTile) -> ReadTile:
+    reading = blank_doubted(tile.reading)
+    return tile if reading is tile.reading else replace(tile, reading=reading)
 
 
 def _lies_across(tile: FoundTile, row_axis: float) -> bool:
