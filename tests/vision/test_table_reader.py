@@ -461,7 +461,8 @@ def test_a_turned_tile_missed_under_its_added_tile_is_cut_where_its_strip_shows(
         [],
         [],
     ]
-    gaps = reader._gaps(masks, np.zeros((side, side), np.int32), fitted)
+    view = cv2.cvtColor(masks.gray, cv2.COLOR_GRAY2BGR)
+    gaps = reader._gaps(view, masks, np.zeros((side, side), np.int32), fitted)
     assert len(gaps) == 1
     (u, v), frame_to_seat = centre(gaps[0].tile.corners), np.linalg.inv(reader.view.seat_to_frame(0))
     at = cv2.perspectiveTransform(np.array([[[u, v]]], np.float64), frame_to_seat)[0, 0]

@@ -194,7 +194,7 @@ def test_a_lone_tile_in_the_melds_row_is_no_meld():
 def search_of(residual, mask=None, gray=None, level=220.0, max_rows=3):
     mask = residual if mask is None else mask
     gray = np.where(mask > 0, 230, 90).astype(np.uint8) if gray is None else gray
-    return GapSearch(residual, mask, gray, (1000, 2000), max_rows, level)
+    return GapSearch(residual, mask, gray, cv2.cvtColor(gray, cv2.COLOR_GRAY2BGR), (1000, 2000), max_rows, level)
 
 
 def test_a_gap_one_face_wide_gives_one_upright_face_at_the_origin_s_place():
@@ -227,6 +227,16 @@ def test_slivers_and_dark_patches_are_no_faces():
     patch = painted(row_of(1, 50, 30))
     dark = np.where(patch > 0, 120, 90).astype(np.uint8)  # felt in a shadow, not an ivory face
     assert list(gap_faces(search_of(patch, gray=dark), SCALE)) == []
+
+
+def test_a_patch_of_felt_that_fades_into_the_felt_is_no_face_but_one_with_edges_is():
+    """Seed 3 000 044 (black faces): the felt's lighter patches pass the colour test in pieces a
+    face's size, dark enough to pass for black faces, but have no edges."""
+    face = painted(row_of(1, 50, 30))
+    sharp = np.where(face > 0, 110, 90).astype(np.uint8)
+    soft = cv2.GaussianBlur(sharp.astype(np.float32), (0, 0), 15).round().astype(np.uint8)
+    assert len(list(gap_faces(search_of(face, gray=sharp, level=100.0), SCALE))) == 1
+    assert list(gap_faces(search_of(face, gray=soft, level=100.0), SCALE)) == []
 
 
 def test_a_run_a_face_longer_than_its_faces_holds_one_more():

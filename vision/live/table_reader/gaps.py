@@ -11,7 +11,8 @@ a face meets the felt; its side shows on the centre side). A row only a face's w
 holds sideways faces (a riichi tile, a called tile, an added kan's), and so does a gap in
 a meld zone's added row, ending well in from the meld row's outer edge, whatever its depth
 (an added tile's side and its parallax on top of the turned tile deepen it). Faces that are not
-mostly tile, or darker than the placed faces (felt in a shadow), are dropped. The rest go
+mostly tile, or darker than the placed faces (felt in a shadow), or have no edges (a lighter
+patch of felt fades into the felt around it), are dropped. The rest go
 through the same reading as the detector's finds: the sideways judge and the classifier
 settle which way each lies.
 """
@@ -25,6 +26,7 @@ from typing import Final
 import cv2
 import numpy as np
 
+from vision.live.table_reader.outlines import colour_steps
 from vision.live.table_reader.seat_tiles import ADDED_IN, FaceScale, Piece
 
 _OPEN: Final = 0.5  # the opening's square, in face widths
@@ -34,12 +36,19 @@ _SOLID: Final = 0.6  # the least part of a face's rectangle that must be tile
 #: A face's body (its 80th percentile of grey) at least this share of the found faces' own:
 #: the felt's darker patches pass the colour test in places, but are no ivory face.
 _ALIKE: Final = 0.7
+#: A face has edges: the least mean colour step (levels a pixel, ``outlines.colour_steps``) in a
+#: band ``_EDGE_BAND`` pixels either side of a gap face's outline. The felt's lighter patches pass
+#: the colour test in places, in pieces a face's size, but fade into the felt: on 180 bench
+#: tables with camera effects (seeds 3 000 000-089, both styles) the faces cut on them stepped
+#: 0.10-0.45, those cut on tiles the detector missed 1.7-16.9.
+_EDGE_STEP: Final = 1.0
+_EDGE_BAND: Final = 3
 
 
 @dataclass(frozen=True, eq=False)
 class GapSearch:
     """One zone of one seat's upright image: ``residual`` (uint8 0/1: tile no find covers),
-    ``mask`` (uint8 0/1: tile) and ``gray``, the part of the seat image whose top-left pixel
+    ``mask`` (uint8 0/1: tile), ``gray`` and ``colour`` (BGR uint8), the part of the seat image whose top-left pixel
     lies at ``origin`` (u, v); ``max_rows``: the most rows the zone holds; ``face_level``: the
     found faces' usual body grey; ``row_edge``: a meld zone's, the line of its part where the
     meld row's faces end (None elsewhere, or where no face of the row was placed)."""
@@ -47,6 +56,7 @@ class GapSearch:
     residual: np.ndarray
     mask: np.ndarray
     gray: np.ndarray
+    colour: np.ndarray
     origin: tuple[int, int]
     max_rows: int
     face_level: float
@@ -71,7 +81,8 @@ def face_level(gray: np.ndarray, faces: np.ndarray) -> float:
 
 
 def gap_faces(search: GapSearch, scale: FaceScale) -> Iterator[Piece]:
-    """Faces (seat-image pixels) for the gaps in a zone: solid tile, as light as a face."""
+    """Faces (seat-image pixels) for the gaps in a zone: solid tile, as light as a face, with edges."""
+    steps = None  # the zone's colour steps, worked out for its first face that gets that far
     for piece in _gap_pieces(search.residual, search.max_rows, scale, search.row_edge):
         rows = slice(max(round(piece.top), 0), max(round(piece.bottom), 1))
         columns = slice(max(round(piece.left), 0), max(round(piece.right), 1))
@@ -80,8 +91,30 @@ def gap_faces(search: GapSearch, scale: FaceScale) -> Iterator[Piece]:
             continue
         if float(np.percentile(search.gray[rows, columns], 80)) < _ALIKE * search.face_level:
             continue
+        if steps is None:
+            steps = colour_steps(search.colour)
+        if edge_step(steps, piece) < _EDGE_STEP:
+            continue
         u, v = search.origin
         yield Piece(piece.left + u, piece.right + u, piece.top + v, piece.bottom + v, piece.sideways)
+
+
+def edge_step(steps: np.ndarray, piece: Piece) -> float:
+    """The mean of ``steps`` in the band ``_EDGE_BAND`` pixels either side of ``piece``'s outline
+    (clipped to the image; 0 where none of it lies inside)."""
+    height, width = steps.shape
+    band = _EDGE_BAND
+
+    def box(grow: int) -> tuple[slice, slice]:
+        top, bottom = round(piece.top) - grow, round(piece.bottom) + grow
+        left, right = round(piece.left) - grow, round(piece.right) + grow
+        return slice(min(max(top, 0), height), min(max(bottom, 0), height)), slice(
+            min(max(left, 0), width), min(max(right, 0), width)
+        )
+
+    outer, inner = steps[box(band)], steps[box(-band)]
+    pixels = outer.size - inner.size
+    return float((outer.sum() - inner.sum()) / pixels) if pixels > 0 else 0.0
 
 
 def _gap_pieces(residual: np.ndarray, max_rows: int, scale: FaceScale, row_edge: float | None) -> Iterator[Piece]:

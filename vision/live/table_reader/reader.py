@@ -235,7 +235,7 @@ class TableReader:
         read = self._read_finds(image, reads, finds)
         fitted = self._fitted(image, reads, masks, read)
         # Where tile shows that no fitted face covers, the detector missed a face: cut one there.
-        gaps = self._gaps(masks, occluders if any_occluder else None, fitted)
+        gaps = self._gaps(view, masks, occluders if any_occluder else None, fitted)
         if gaps:
             # Every fitted face goes again, also a meld's tile that no meld took for want of
             # the face a gap now gives it (a closed kan's back beside a missed face).
@@ -363,7 +363,9 @@ class TableReader:
         points = np.concatenate([corners.reshape(-1, 1, 2) for corners in quads]).astype(np.float64)
         return np.asarray(cv2.perspectiveTransform(points, self.view.frame_to_view).reshape(-1, 4, 2))
 
-    def _gaps(self, masks: ViewMask, occluders: np.ndarray | None, fitted: list[list[ReadTile]]) -> list[_Find]:
+    def _gaps(
+        self, view: np.ndarray, masks: ViewMask, occluders: np.ndarray | None, fitted: list[list[ReadTile]]
+    ) -> list[_Find]:
         """Faces where a zone holds tile that no placed face (``fitted``, each seat's) covers
         (``gaps``), outside the ``occluders`` (None: there are none). An added kan's tile
         covers none: on top of the turned tile, it is seen further out, over most of it, and
@@ -395,12 +397,19 @@ class TableReader:
                 under = view_rect(self.view, seat, columns, lines)
                 if not residual[under].size or not cv2.countNonZero(residual[under]):
                     continue
-                parts = [np.rot90(image[under], turns) for image in (residual, masks.tiles, masks.gray)]
+                parts = [np.rot90(image[under], turns) for image in (residual, masks.tiles, masks.gray, view)]
                 origin = (columns.start or 0, lines.start or 0)
                 edge = _meld_row_edge(fitted[seat]) if zone == Zone.MELDS else None
                 row_edge = None if edge is None else edge - origin[1]
                 search = GapSearch(
-                    np.ascontiguousarray(parts[0]), parts[1], parts[2], origin, _MOST_ROWS[zone], level, row_edge
+                    np.ascontiguousarray(parts[0]),
+                    parts[1],
+                    parts[2],
+                    parts[3],
+                    origin,
+                    _MOST_ROWS[zone],
+                    level,
+                    row_edge,
                 )
                 upright = zone in _UPRIGHT_ZONES
                 for piece in gap_faces(search, self.scale):
