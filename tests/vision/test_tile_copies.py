@@ -7,6 +7,7 @@ from table_app.domain.notation import parse_tile
 from tests.vision.test_table_reader import FRAME, hand_made_layout
 from vision.classify.classifier import OnnxTileClassifier, TileReading
 from vision.classify.labels import BACK_LABEL, WHITE_DRAGON_LABEL, kind_of_label, label_of
+from vision.live.reading import SeenTile, TableReading
 from vision.live.table_reader import TableReader
 from vision.live.table_reader.checking import picked_calibration
 from vision.live.table_reader.tile_copies import COPIES, doubted, over_counted
@@ -52,13 +53,20 @@ class WashedOut(OnnxTileClassifier):
         )
 
 
-def test_a_table_whose_faces_all_read_as_one_kind_reports_them_uncertain():
+def hand_made_table_read_by(classifier: OnnxTileClassifier) -> tuple[list[SeenTile], TableReading]:
+    """The hand-made layout, rendered clean from straight above and read with ``classifier``:
+    the tiles seen in ponds, open hands and melds, and the whole reading."""
     camera = overhead_camera(FRAME, height_mm=900, px_per_mm=1.4, yaw_deg=0)
     rendered = render_table(3, RenderOptions(camera=camera, effects=False), hand_made_layout())
-    reading = TableReader(picked_calibration(camera), WashedOut()).read_image(rendered.image)
+    reading = TableReader(picked_calibration(camera), classifier).read_image(rendered.image)
     seen = [
         t for seat in reading.seats for t in (*seat.pond, *seat.open_hand, *(x for m in seat.melds for x in m.tiles))
     ]
+    return seen, reading
+
+
+def test_a_table_whose_faces_all_read_as_one_kind_reports_them_uncertain():
+    seen, reading = hand_made_table_read_by(WashedOut())
     seen += list(reading.dora)
     faces = [t for t in seen if not t.face_down]
     assert len(faces) > COPIES

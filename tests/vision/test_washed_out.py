@@ -6,14 +6,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from table_app.domain.notation import parse_tile
-from tests.vision.test_table_reader import FRAME, hand_made_layout
+from tests.vision.test_tile_copies import hand_made_table_read_by
 from vision.classify.classifier import OnnxTileClassifier, TileReading
 from vision.classify.labels import BACK_LABEL, WHITE_DRAGON_LABEL, label_of
-from vision.live.table_reader import TableReader
-from vision.live.table_reader.checking import picked_calibration
 from vision.live.table_reader.washed_out import BLANK_SURE_FROM, blank_doubted
-from vision.render.camera import overhead_camera
-from vision.render.renderer import RenderOptions, render_table
 
 
 def _read(label: int, confidence: float, *, uncertain: bool = False) -> TileReading:
@@ -51,12 +47,7 @@ class LessSure(OnnxTileClassifier):
 
 
 def test_the_table_reader_reports_white_dragons_read_less_surely_uncertain_and_the_rest_sure():
-    camera = overhead_camera(FRAME, height_mm=900, px_per_mm=1.4, yaw_deg=0)
-    rendered = render_table(3, RenderOptions(camera=camera, effects=False), hand_made_layout())
-    reading = TableReader(picked_calibration(camera), LessSure()).read_image(rendered.image)
-    seen = [
-        t for seat in reading.seats for t in (*seat.pond, *seat.open_hand, *(x for m in seat.melds for x in m.tiles))
-    ]
+    seen, _ = hand_made_table_read_by(LessSure())
     blanks = [t for t in seen if t.tile == parse_tile("5z")]
     # The hand-made layout shows six 7z (two discards and an added kan): the set's four-copy check doubts them.
     others = [t for t in seen if not t.face_down and t not in blanks and t.tile != parse_tile("7z")]
