@@ -14,8 +14,8 @@ read right but marked uncertain: what it would ask about for nothing), and the r
 tables whose structure is read exactly: per part (ponds with the riichi tile, melds, open
 hands with the winning tile, dora and ura) and whole. ``--clean`` renders without camera
 effects (no blur, glare, noise or JPEG). Seeds 3 000 000+ are apart from training; the
-thresholds of ``vision.live.table_reader.look_alikes`` were chosen on 3 000 000-089 and checked
-on 3 000 100-189 (``--first-seed 3000100``).
+table reader's white dragon threshold (``washed_out``) and the gaps' edge test (``gaps``) were
+chosen on 3 000 000-089 and checked on 3 000 100-189 (``--first-seed 3000100``).
 ``--profile`` reads under cProfile (slower) and prints where a frame's time goes: each stage's
 share, the network runs and the crops cut a frame. ``--differences`` prints, table by table,
 its seed and where its reading differs from what was drawn (to compare runs table by table).

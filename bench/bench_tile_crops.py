@@ -11,8 +11,8 @@ Prints 34-kind accuracy, red-five recall per suit (red fives read red), plain fi
 readings marked uncertain, the commonest confusions, the time a crop, and how many white
 dragons read right and sure the live table reader would still call uncertain
 (``vision.live.table_reader.washed_out``). ``--enroll N`` enrolls the set (``jantaku vision
-enroll``'s head, fitted on the first N crops of each tile laid side by
-side on one picture) and prints the figures of the other crops before and after. ``--rows N``
+enroll``'s head, fitted on the first N crops of each tile laid side by side on one picture)
+and prints the figures of the other crops before and after. ``--rows N``
 goes through ``jantaku vision enroll --layout rows`` as a user would: the first crop of each tile
 laid out in the documented rows on felt (scaled to 84 px, ``crop_set.rows_picture``) is the photo
 enrolled from, found by the detector and cut by the layout; the next N crops of each tile, laid
@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np
 
-from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier
+from vision.classify.classifier import DEFAULT_MODEL, OnnxTileClassifier, TileReading
 from vision.classify.crops import crop_tile
 from vision.classify.labels import WHITE_DRAGON_LABEL
 from vision.detect.still_photo import detect_tiles
@@ -43,7 +43,6 @@ from vision.eval.crop_set import (
     CropSetError,
     LabelledCrop,
     enroll_on_crops,
-    read_crop,
     rows_picture,
     score_crops,
     source_crops,
@@ -69,13 +68,20 @@ def main() -> None:
         enrolled: Sequence[LabelledCrop] = ()
         if args.enroll:
             enrolled, crops = split_for_enrollment(every_crop, args.enroll)
+        readings: list[TileReading] = []  # each crop's, in the crops' order, as score_crops reads them
+
+        def classify(picture: np.ndarray, quads: list[np.ndarray]) -> Sequence[TileReading]:
+            read = classifier.classify_quads(picture, quads)
+            readings.extend(read)
+            return read
+
         started = time.perf_counter()
-        score = score_crops(crops, classifier.classify_quads)
+        score = score_crops(crops, classify)
         elapsed = time.perf_counter() - started
         print(f"{source.name} ({source.repo} @ {source.commit}): {score.crops} crops, classifier {args.model.name}")
         _print_score("as shipped" if args.enroll else "", score, args.confusions)
         print(f"{elapsed * 1000 / max(score.crops, 1):.1f} ms a crop (read one at a time)")
-        _print_blank_doubts(crops, classifier)
+        _print_blank_doubts(crops, readings)
         if enrolled:
             classifier.enrollment = enroll_on_crops(enrolled, classifier).head
             after = score_crops(crops, classifier.classify_quads)
@@ -119,18 +125,13 @@ def _rows_enrollment(crops: Sequence[LabelledCrop], checks: int, classifier: Onn
         print("second photos' label accuracy (38): no second photo accepted")
 
 
-def _print_blank_doubts(crops: Sequence[LabelledCrop], classifier: OnnxTileClassifier) -> None:
+def _print_blank_doubts(crops: Sequence[LabelledCrop], readings: Sequence[TileReading]) -> None:
     """How many white dragons read right and sure the live table reader would still doubt
-    (``vision.live.table_reader.washed_out``: a washed-out back or face reads as one)."""
+    (``vision.live.table_reader.washed_out``: a washed-out back or face reads as one);
+    ``readings``: the crops' own, in their order."""
     sure = doubted = 0
-    for crop in crops:
-        if crop.label != WHITE_DRAGON_LABEL:
-            continue
-        picture = read_crop(crop.path)
-        height, width = picture.shape[:2]
-        quad = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float64)  # as score_crops cuts it
-        reading = classifier.classify_quads(picture, [quad])[0]
-        if reading.label == WHITE_DRAGON_LABEL and not reading.uncertain:
+    for crop, reading in zip(crops, readings, strict=True):
+        if crop.label == reading.label == WHITE_DRAGON_LABEL and not reading.uncertain:
             sure += 1
             doubted += blank_doubted(reading).uncertain
     print(f"white dragons read right and sure: {sure}; of them doubted by the table reader "
