@@ -43,6 +43,7 @@ from vision.find.learnt import DEFAULT_DETECTOR, LearntTileFinder
 from vision.geometry import centres
 from vision.live.light_meter import LightMeter
 from vision.live.reading import SeenTile, TableReading, Zone
+from vision.live.table_reader.dora_run import checked_walls
 from vision.live.table_reader.frame_regions import (
     MARKER_SLACK_MM,
     apply_all,
@@ -193,9 +194,9 @@ class TableReader:
         with a light meter, the frame set right first and the meter moved by what it shows."""
         self._check_frame(image)
         if self.light is None:
-            return self._assemble(_checked_against_the_set(self._read_tiles(image)), at)
+            return self._assemble(_checked_against_the_set(self._read_tiles(image), self.scale.width), at)
         image = self.light.set_right(image)
-        finds = _checked_against_the_set(self._read_tiles(image))
+        finds = _checked_against_the_set(self._read_tiles(image), self.scale.width)
         faces = [Detection(t.quad, t.reading, t.found.piece.sideways) for find in finds for t in find.tiles]
         self.light.update(image, faces)
         return self._assemble(finds, at)
@@ -208,7 +209,7 @@ class TableReader:
             image = self.light.set_right(image)
         return [
             PlacedReading(tile.quad, tile.reading, tile.found.piece.sideways)
-            for find in _checked_against_the_set(self._read_tiles(image))
+            for find in _checked_against_the_set(self._read_tiles(image), self.scale.width)
             for tile in find.tiles
         ]
 
@@ -501,15 +502,35 @@ class TableReader:
         return TableReading(at, (seats[0], seats[1], seats[2], seats[3]), dora, ura, dora_occluded)
 
 
-def _checked_against_the_set(finds: list[_SeatFind]) -> list[_SeatFind]:
-    """``finds`` with a white dragon read less surely than it needs (``washed_out``), and every
-    face of a kind read surely more than four times in the zones seen (``tile_copies``),
-    marked uncertain: each of the latter may be the misread one."""
+def _checked_against_the_set(finds: list[_SeatFind], width: float) -> list[_SeatFind]:
+    """``finds`` with the white dragons in the walls that cannot be dora indicators read as
+    backs (``dora_run``), a white dragon read less surely than it needs (``washed_out``), and
+    every face of a kind read surely more than four times in the zones seen (``tile_copies``),
+    marked uncertain: each of the latter may be the misread one. ``width``: a face's, seat pixels."""
+    finds = _walls_checked(finds, width)
     finds = [replace(f, tiles=tuple(_blank_checked(t) for t in f.tiles)) for f in finds]
     kinds = over_counted(t.reading for f in finds for t in f.tiles if t.found.zone not in f.occluded)
     if not kinds:
         return finds
     return [replace(f, tiles=tuple(replace(t, reading=doubted(t.reading, kinds)) for t in f.tiles)) for f in finds]
+
+
+def _walls_checked(finds: list[_SeatFind], width: float) -> list[_SeatFind]:
+    """``finds`` with their seen walls' top rows checked against the dora indicators' run (``dora_run``)."""
+    walls = [
+        [t for t in f.tiles if t.found.zone == Zone.WALL and t.found.row == 0] if Zone.WALL not in f.occluded else []
+        for f in finds
+    ]
+    checked = checked_walls(walls, width)
+    read_again = {
+        id(old): new
+        for wall, after in zip(walls, checked, strict=True)
+        for old, new in zip(wall, after, strict=True)
+        if new is not old
+    }
+    if not read_again:
+        return finds
+    return [replace(f, tiles=tuple(read_again.get(id(t), t) for t in f.tiles)) for f in finds]
 
 
 def _blank_checked(tile: ReadTile) -> ReadTile:
