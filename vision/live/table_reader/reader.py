@@ -506,10 +506,12 @@ def _checked_against_the_set(finds: list[_SeatFind], width: float) -> list[_Seat
     """``finds`` with the white dragons in the walls that cannot be dora indicators read as
     backs (``dora_run``), a white dragon read less surely than it needs (``washed_out``), and
     every face of a kind read surely more than four times in the zones seen (``tile_copies``),
-    marked uncertain: each of the latter may be the misread one. ``width``: a face's, seat pixels."""
+    marked uncertain: each of the latter may be the misread one. ``width``: a face's, seat pixels.
+    The kinds are counted as the classifier read them: the white dragons the first two checks
+    set aside are a sign that this frame washes faces out, not one fewer sure face."""
+    kinds = over_counted(t.reading for f in finds for t in f.tiles if t.found.zone not in f.occluded)
     finds = _walls_checked(finds, width)
     finds = [replace(f, tiles=tuple(_blank_checked(t) for t in f.tiles)) for f in finds]
-    kinds = over_counted(t.reading for f in finds for t in f.tiles if t.found.zone not in f.occluded)
     if not kinds:
         return finds
     return [replace(f, tiles=tuple(replace(t, reading=doubted(t.reading, kinds)) for t in f.tiles)) for f in finds]
