@@ -30,7 +30,7 @@ from vision.classify.labels import BACK_LABEL, WHITE_DRAGON_LABEL
 from vision.live.table_reader.structure import ReadTile
 
 #: Face-up tiles of one wall row whose faces lie this many face widths apart or less are in one
-#: run: the wall's stacks touch (found up to a sixth of a width apart on the bench's frames), and
+#: run: the wall's stacks touch (found up to a fifth of a width apart on the bench's frames), and
 #: the break before the dead wall leaves about two thirds of a width.
 ADJACENT: Final = 0.35
 #: The most dora indicators a table shows: one, and one for each of four kans.
