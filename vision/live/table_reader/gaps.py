@@ -11,10 +11,11 @@ a face meets the felt; its side shows on the centre side). A row only a face's w
 holds sideways faces (a riichi tile, a called tile, an added kan's), and so does a gap in
 a meld zone's added row, ending well in from the meld row's outer edge, whatever its depth
 (an added tile's side and its parallax on top of the turned tile deepen it). Faces that are not
-mostly tile, or darker than the placed faces (felt in a shadow), or have no edges (a lighter
-patch of felt fades into the felt around it), are dropped. The rest go
-through the same reading as the detector's finds: the sideways judge and the classifier
-settle which way each lies.
+mostly tile, or have no edges (a lighter patch of felt fades into the felt around it), are
+dropped. Faces darker than the placed faces are marked ``dark``: felt in a shadow, or a face in
+one, or a dark-bodied face with few marks (a red five); the reader keeps a dark face only where
+the classifier reads a face with marks on it, surely. The rest go through the same reading as
+the detector's finds: the sideways judge and the classifier settle which way each lies.
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ _OPEN: Final = 0.5  # the opening's square, in face widths
 _LEAST_AREA: Final = 0.5  # a gap smaller than this many faces' area is no tile
 _LEAST_SIDE: Final = 0.7  # ... and one narrower than this many face widths either way
 _SOLID: Final = 0.6  # the least part of a face's rectangle that must be tile
-#: A face's body (its 80th percentile of grey) at least this share of the found faces' own:
-#: the felt's darker patches pass the colour test in places, but are no ivory face.
+#: A face's body (its 80th percentile of grey) under this share of the found faces' own is
+#: ``dark``: the felt's darker patches pass the colour test in places, but are no ivory face.
 _ALIKE: Final = 0.7
 #: A face has edges: the least mean colour step (levels a pixel, ``outlines.colour_steps``) in a
 #: band ``_EDGE_BAND`` pixels either side of a gap face's outline. The felt's lighter patches pass
@@ -43,6 +44,14 @@ _ALIKE: Final = 0.7
 #: 0.10-0.45, those cut on tiles the detector missed 1.7-16.9.
 _EDGE_STEP: Final = 1.0
 _EDGE_BAND: Final = 3
+
+
+@dataclass(frozen=True, slots=True)
+class GapFace:
+    """A face cut in a gap (seat-image pixels); ``dark``: darker than the found faces (``_ALIKE``)."""
+
+    piece: Piece
+    dark: bool
 
 
 @dataclass(frozen=True, eq=False)
@@ -80,8 +89,9 @@ def face_level(gray: np.ndarray, faces: np.ndarray) -> float:
     return float(low + step * weight) if weight < 0.5 else float(high - step * (1 - weight))
 
 
-def gap_faces(search: GapSearch, scale: FaceScale) -> Iterator[Piece]:
-    """Faces (seat-image pixels) for the gaps in a zone: solid tile, as light as a face, with edges."""
+def gap_faces(search: GapSearch, scale: FaceScale) -> Iterator[GapFace]:
+    """Faces (seat-image pixels) for the gaps in a zone: solid tile, with edges; ``dark`` where
+    not as light as a face."""
     steps = None  # the zone's colour steps, worked out for its first face that gets that far
     for piece in _gap_pieces(search.residual, search.max_rows, scale, search.row_edge):
         rows = slice(max(round(piece.top), 0), max(round(piece.bottom), 1))
@@ -89,14 +99,13 @@ def gap_faces(search: GapSearch, scale: FaceScale) -> Iterator[Piece]:
         inside = search.mask[rows, columns]
         if not inside.size or float(inside.mean()) < _SOLID:
             continue
-        if float(np.percentile(search.gray[rows, columns], 80)) < _ALIKE * search.face_level:
-            continue
+        dark = float(np.percentile(search.gray[rows, columns], 80)) < _ALIKE * search.face_level
         if steps is None:
             steps = colour_steps(search.colour)
         if edge_step(steps, piece) < _EDGE_STEP:
             continue
         u, v = search.origin
-        yield Piece(piece.left + u, piece.right + u, piece.top + v, piece.bottom + v, piece.sideways)
+        yield GapFace(Piece(piece.left + u, piece.right + u, piece.top + v, piece.bottom + v, piece.sideways), dark)
 
 
 def edge_step(steps: np.ndarray, piece: Piece) -> float:

@@ -36,6 +36,7 @@ from vision.calibration.table import STANDARD_TABLE, STANDARD_TILE, PhysicalTile
 from vision.calibration.zones import STANDARD_DISTANCES, SeatDistances, zone_boxes
 from vision.classify.classifier import OnnxTileClassifier, TileReading
 from vision.classify.frame_readings import FrameReadings
+from vision.classify.labels import WHITE_DRAGON_LABEL
 from vision.detect.sideways_judge import long_axis_degrees
 from vision.detect.still_photo import Detection, SidewaysJudge, read_found, shipped_judge
 from vision.find.finder import FoundTile
@@ -133,6 +134,7 @@ class _Find:
     seat: int
     tile: FoundTile
     lie_known: bool = False  # cut upright along its row, where no tile lies sideways (``_UPRIGHT_ZONES``)
+    dark: bool = False  # a gap's face darker than the found faces (``gaps``): kept only if read with marks
 
 
 class TableReader:
@@ -241,7 +243,8 @@ class TableReader:
             # Every fitted face goes again, also a meld's tile that no meld took for want of
             # the face a gap now gives it (a closed kan's back beside a missed face).
             again = [Detection(t.quad, t.reading, t.found.piece.sideways) for tiles in fitted for t in tiles]
-            fitted = self._fitted(image, reads, masks, again + self._read_finds(image, reads, gaps))
+            read_gaps = _marked_if_dark(self._read_finds(image, reads, gaps), gaps)
+            fitted = self._fitted(image, reads, masks, again + read_gaps)
         placed = [_melds_grouped(tiles, self.scale) for tiles in fitted]
         result = []
         for seat in range(4):
@@ -413,12 +416,12 @@ class TableReader:
                     row_edge,
                 )
                 upright = zone in _UPRIGHT_ZONES
-                for piece in gap_faces(search, self.scale):
-                    face = _upright(piece, self.scale) if upright else piece
+                for gap_face in gap_faces(search, self.scale):
+                    face = _upright(gap_face.piece, self.scale) if upright else gap_face.piece
                     if edge is not None and self._on_added_tile(face, edge, fitted[seat]):
                         continue
                     quad = frame_quad(face, self._seat_to_frame[seat])
-                    gaps.append(_Find(seat, FoundTile(quad, face.sideways), lie_known=upright))
+                    gaps.append(_Find(seat, FoundTile(quad, face.sideways), lie_known=upright, dark=gap_face.dark))
         if gaps:
             log.debug("%d faces cut where the detector found none", len(gaps))
         return gaps
@@ -500,6 +503,28 @@ class TableReader:
             dora, ura = dead_wall.face_up, dead_wall.ura
         dora_occluded = not dora and any(w is None for w in walls)
         return TableReading(at, (seats[0], seats[1], seats[2], seats[3]), dora, ura, dora_occluded)
+
+
+def _marked_if_dark(read: Sequence[Detection], gaps: Sequence[_Find]) -> list[Detection]:
+    """The gaps' faces as ``read``, less those on a dark gap face (``gaps``) that read as no face
+    with marks, surely: felt in a shadow reads unsurely, and dark felt between sharp tile edges
+    can read as a back, or as the blank white dragon (the held-out dark art's is a bare dark
+    face: a phantom added tile on bench seed 3 000 043, ``black``). A face in a shadow, or a red
+    five on a dark body, reads as itself. Reading can move or add faces: each is matched to the
+    gap face its centre lies in."""
+    dark = [gap.tile.corners.astype(np.float32).reshape(-1, 1, 2) for gap in gaps if gap.dark]
+    if not dark:
+        return list(read)
+    return [d for d in read if _has_marks(d.reading) or not _inside_any(d.corners.mean(axis=0), dark)]
+
+
+def _has_marks(reading: TileReading) -> bool:
+    return not (reading.uncertain or reading.face_down or reading.label == WHITE_DRAGON_LABEL)
+
+
+def _inside_any(point: np.ndarray, outlines: Sequence[np.ndarray]) -> bool:
+    at = (float(point[0]), float(point[1]))
+    return any(cv2.pointPolygonTest(outline, at, measureDist=False) >= 0 for outline in outlines)
 
 
 def _checked_against_the_set(finds: list[_SeatFind], width: float) -> list[_SeatFind]:
