@@ -47,9 +47,8 @@ from vision.eval.photo_changes import PhotoChangeError, pixel_change
 from vision.find.learnt import DEFAULT_DETECTOR
 from vision.live.light_meter import LightMeter
 from vision.live.table_reader import TableReader
-from vision.live.table_reader.checking import differences, picked_calibration, random_overhead_camera
-from vision.render.layout import random_layout
-from vision.render.renderer import RenderedTable, RenderOptions, render_table
+from vision.live.table_reader.checking import bench_table, differences, picked_calibration
+from vision.render.renderer import RenderedTable, RenderOptions
 from vision.render.tile_art import ArtStyle
 
 FIRST_SEED = 3_000_000
@@ -96,13 +95,9 @@ def main() -> None:
     exact = {"ponds": 0, "melds": 0, "hands": 0, "indicators": 0, "whole": 0}
     for index in range(args.tables):
         seed = args.first_seed + index
-        rng = np.random.default_rng(seed)
-        camera = random_overhead_camera(rng)
-        layout = random_layout(rng, extras=True)
-        options = RenderOptions(
-            style=ArtStyle(args.style), effects=not args.clean, camera=camera, riichi_sticks=args.riichi_sticks
-        )
-        rendered = render_table(seed, options, layout)
+        options = RenderOptions(style=ArtStyle(args.style), effects=not args.clean, riichi_sticks=args.riichi_sticks)
+        table = bench_table(seed, options)
+        layout, camera, rendered = table.layout, table.camera, table.rendered
         if change is not None:
             rendered = replace(rendered, image=change(rendered.image, 0.75 * rendered.tile_height_px))
         light = LightMeter() if args.light_meter is not None else None

@@ -3,25 +3,20 @@ red five on a dark body) is kept only where it reads as a face with marks, surel
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from vision.classify.classifier import OnnxTileClassifier
 from vision.live.table_reader import TableReader
-from vision.live.table_reader.checking import differences, picked_calibration, random_overhead_camera
-from vision.render.layout import random_layout
-from vision.render.renderer import RenderOptions, render_table
+from vision.live.table_reader.checking import bench_table, differences, picked_calibration
+from vision.render.renderer import RenderOptions
 from vision.render.tile_art import ArtStyle
 
 
 def _differences_of_bench_table(seed: int, style: ArtStyle) -> tuple[str, ...]:
     """What ``bench_table_reader`` (camera effects) reads wrong on its table ``seed``."""
-    rng = np.random.default_rng(seed)
-    camera = random_overhead_camera(rng)
-    layout = random_layout(rng, extras=True)
-    rendered = render_table(seed, RenderOptions(style=style, effects=True, camera=camera), layout)
-    reading = TableReader(picked_calibration(camera), OnnxTileClassifier()).read_image(rendered.image)
-    return differences(layout, reading).all
+    table = bench_table(seed, RenderOptions(style=style, effects=True))
+    reading = TableReader(picked_calibration(table.camera), OnnxTileClassifier()).read_image(table.rendered.image)
+    return differences(table.layout, reading).all
 
 
 @pytest.mark.parametrize(

@@ -10,12 +10,11 @@ from vision.classify.classifier import OnnxTileClassifier, TileReading
 from vision.classify.labels import BACK_LABEL, label_of
 from vision.live.reading import Zone
 from vision.live.table_reader import TableReader
-from vision.live.table_reader.checking import picked_calibration, random_overhead_camera
+from vision.live.table_reader.checking import bench_table, picked_calibration
 from vision.live.table_reader.dora_run import ADJACENT, MOST_INDICATORS, checked_walls
 from vision.live.table_reader.seat_tiles import Piece, ZoneTile
 from vision.live.table_reader.structure import ReadTile
-from vision.render.layout import random_layout
-from vision.render.renderer import RenderOptions, render_table
+from vision.render.renderer import RenderOptions
 from vision.render.tile_art import ArtStyle
 
 WIDTH = 30.0
@@ -110,11 +109,7 @@ def test_a_table_whose_glare_washes_two_backs_of_a_wall_out_reads_its_dora():
     """Bench table 3 000 066 (``bench_table_reader``, with camera effects): a lamp's glare washes
     two orange backs of the wall across from the dead wall to cream, and the classifier reads
     them as sure white dragons; the dora read 5z 5z before this check."""
-    seed = 3_000_066
-    rng = np.random.default_rng(seed)
-    camera = random_overhead_camera(rng)
-    layout = random_layout(rng, extras=True)
-    rendered = render_table(seed, RenderOptions(style=ArtStyle.REGULAR, effects=True, camera=camera), layout)
-    reading = TableReader(picked_calibration(camera), OnnxTileClassifier()).read_image(rendered.image)
-    assert [t.tile for t in reading.dora] == list(layout.dora_indicators)
+    table = bench_table(3_000_066, RenderOptions(style=ArtStyle.REGULAR, effects=True))
+    reading = TableReader(picked_calibration(table.camera), OnnxTileClassifier()).read_image(table.rendered.image)
+    assert [t.tile for t in reading.dora] == list(table.layout.dora_indicators)
     assert not any(t.uncertain for t in reading.dora)

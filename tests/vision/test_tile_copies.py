@@ -12,10 +12,9 @@ from vision.classify.classifier import OnnxTileClassifier, TileReading
 from vision.classify.labels import BACK_LABEL, WHITE_DRAGON_LABEL, kind_of_label, label_of
 from vision.live.reading import SeenTile, TableReading
 from vision.live.table_reader import TableReader
-from vision.live.table_reader.checking import picked_calibration, random_overhead_camera
+from vision.live.table_reader.checking import bench_table, picked_calibration
 from vision.live.table_reader.tile_copies import COPIES, doubted, over_counted
 from vision.render.camera import overhead_camera
-from vision.render.layout import random_layout
 from vision.render.renderer import RenderOptions, render_table
 from vision.render.tile_art import ArtStyle
 
@@ -84,13 +83,9 @@ def test_white_dragons_the_walls_set_aside_still_count_as_copies_read():
     the wall's are set aside as backs (``dora_run``) and two beside the indicators doubted;
     counted after that, the hand's sure ones were four or fewer and two of them, a 2m and a 3p,
     were reported sure. Counted as the classifier read them, every white dragon is doubted."""
-    seed = 3_000_003
-    rng = np.random.default_rng(seed)
-    camera = random_overhead_camera(rng)
-    layout = random_layout(rng, extras=True)
-    rendered = render_table(seed, RenderOptions(style=ArtStyle.REGULAR, effects=True, camera=camera), layout)
-    placed = TableReader(picked_calibration(camera), OnnxTileClassifier()).placed_tiles(rendered.image)
-    truths = [(t.label, t.corners.astype(np.float32).reshape(-1, 1, 2)) for t in rendered.truths]
+    table = bench_table(3_000_003, RenderOptions(style=ArtStyle.REGULAR, effects=True))
+    placed = TableReader(picked_calibration(table.camera), OnnxTileClassifier()).placed_tiles(table.rendered.image)
+    truths = [(t.label, t.corners.astype(np.float32).reshape(-1, 1, 2)) for t in table.rendered.truths]
     sure_blanks = [p for p in placed if p.reading.label == WHITE_DRAGON_LABEL and not p.reading.uncertain]
     wrong = []
     for blank in sure_blanks:

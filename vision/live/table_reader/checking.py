@@ -4,7 +4,7 @@ Used by the tests, the benchmark and the live demo's check."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -13,7 +13,8 @@ from vision.calibration.calibration import Calibration
 from vision.calibration.table import TableGeometry
 from vision.live.reading import SeenTile, TableReading
 from vision.render.camera import Camera, overhead_camera
-from vision.render.layout import TableLayout
+from vision.render.layout import TableLayout, random_layout
+from vision.render.renderer import RenderedTable, RenderOptions, render_table
 
 FRAME = (1920, 1080)
 TABLE = TableGeometry(680.0, 680.0, px_per_mm=1.5)
@@ -29,6 +30,25 @@ def random_overhead_camera(rng: np.random.Generator) -> Camera:
         tilt_deg=(float(rng.normal(0, 1.5)), float(rng.normal(0, 1.5))),
         target_mm=(float(rng.normal(0, 8)), float(rng.normal(0, 8))),
     )
+
+
+@dataclass(frozen=True, eq=False)
+class BenchTable:
+    """One of ``bench_table_reader``'s tables: the layout drawn, its camera and the frame."""
+
+    layout: TableLayout
+    camera: Camera
+    rendered: RenderedTable
+
+
+def bench_table(seed: int, options: RenderOptions) -> BenchTable:
+    """``bench_table_reader``'s table ``seed``: a random overhead camera and a random layout (with
+    added kans, winning tiles and ura indicators) drawn from the seed, rendered with ``options``
+    and that camera."""
+    rng = np.random.default_rng(seed)
+    camera = random_overhead_camera(rng)
+    layout = random_layout(rng, extras=True)
+    return BenchTable(layout, camera, render_table(seed, replace(options, camera=camera), layout))
 
 
 def picked_calibration(cam: Camera, table: TableGeometry = TABLE) -> Calibration:
