@@ -8,9 +8,8 @@ import pytest
 
 from vision.classify.classifier import OnnxTileClassifier, TileReading
 from vision.classify.frame_readings import FrameReadings
-from vision.live.table_reader.checking import random_overhead_camera
-from vision.render.layout import random_layout
-from vision.render.renderer import RenderOptions, render_table
+from vision.live.table_reader.checking import bench_table
+from vision.render.renderer import RenderOptions
 
 
 class CountingClassifier(OnnxTileClassifier):
@@ -35,8 +34,7 @@ def classifier() -> CountingClassifier:
 @pytest.fixture(scope="module")
 def frame() -> tuple[np.ndarray, list[np.ndarray]]:
     """A rendered table with camera effects and its drawn faces' quads (float64)."""
-    rng = np.random.default_rng(11)
-    rendered = render_table(11, RenderOptions(camera=random_overhead_camera(rng)), random_layout(rng, extras=True))
+    rendered = bench_table(11, RenderOptions()).rendered
     return rendered.image, [t.corners.astype(np.float64) for t in rendered.truths if t.face_up]
 
 

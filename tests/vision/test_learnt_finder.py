@@ -18,8 +18,7 @@ from vision.find.finder import FoundTile
 from vision.find.learnt import DEFAULT_DETECTOR, DetectorModelError, LearntTileFinder
 from vision.find.one_per_tile import Look, one_per_tile
 from vision.geometry import long_edge
-from vision.live.table_reader.checking import random_overhead_camera
-from vision.render.layout import random_layout
+from vision.live.table_reader.checking import bench_table
 from vision.render.renderer import RenderOptions, render_table
 from vision.render.tile_art import ArtStyle
 
@@ -185,9 +184,7 @@ def test_one_look_at_a_given_tile_height_finds_each_tile_once():
     """A look at a known scale (``--tile-height``, a calibrated table) can fire twice on one
     face, a few cells apart; it is merged as the pyramid's looks are (measured on 10 bench
     tables at a 37 px hint: 37 second finds on a face before, 2 after, one tile fewer found)."""
-    rng = np.random.default_rng(3_000_001)
-    camera = random_overhead_camera(rng)
-    table = render_table(3_000_001, RenderOptions(camera=camera), random_layout(rng, extras=True))
+    table = bench_table(3_000_001, RenderOptions()).rendered
     found = LearntTileFinder(tile_height=37.0).find(table.image).tiles
     centres = [t.corners.mean(axis=0) for t in found]
     per_face = [
@@ -204,9 +201,7 @@ def test_a_look_inside_a_region_finds_there_what_the_whole_frame_look_finds():
     """``find_in`` (a calibrated table's zones): the network looks at a window of its input,
     on its own grid, so a tile well inside the region is found as in the whole frame, and
     its corners come back in the whole frame's pixels; no tile centred outside the region is found."""
-    rng = np.random.default_rng(3_000_002)
-    camera = random_overhead_camera(rng)
-    table = render_table(3_000_002, RenderOptions(camera=camera), random_layout(rng, extras=True))
+    table = bench_table(3_000_002, RenderOptions()).rendered
     finder = LearntTileFinder(tile_height=37.0)
     left, top, right, bottom = region = (500, 0, 1400, 1080)
     inside = finder.find_in(table.image, region).tiles

@@ -9,7 +9,7 @@ import pytest
 
 from vision.classify.classifier import OnnxTileClassifier
 from vision.live.table_reader import TableReader
-from vision.live.table_reader.checking import differences, picked_calibration, random_overhead_camera
+from vision.live.table_reader.checking import bench_table, differences, picked_calibration
 from vision.render.layout import PondLayout, TableLayout, random_layout
 from vision.render.placement import place_tiles, tile_corners_mm
 from vision.render.renderer import RenderOptions, render_table
@@ -65,12 +65,9 @@ def test_sticks_change_no_truth_and_no_table_without_a_riichi():
 
 @pytest.mark.parametrize("seed", [3_000_006, 3_000_009])
 def test_the_table_reader_reads_a_table_with_riichi_sticks_as_without(seed):
-    rng = np.random.default_rng(seed)  # as bench/bench_table_reader.py draws its tables
-    camera = random_overhead_camera(rng)
-    layout = random_layout(rng, extras=True)
-    assert sum(s.pond.riichi_at is not None for s in layout.seats) == 2
-    reader = TableReader(picked_calibration(camera), OnnxTileClassifier())
-    for sticks in (False, True):
-        options = RenderOptions(camera=camera, riichi_sticks=sticks)
-        found = differences(layout, reader.read_image(render_table(seed, options, layout).image))
+    without, with_sticks = (bench_table(seed, RenderOptions(riichi_sticks=sticks)) for sticks in (False, True))
+    assert sum(s.pond.riichi_at is not None for s in without.layout.seats) == 2
+    reader = TableReader(picked_calibration(without.camera), OnnxTileClassifier())
+    for sticks, table in ((False, without), (True, with_sticks)):
+        found = differences(table.layout, reader.read_image(table.rendered.image))
         assert not found.all, (sticks, found.all)

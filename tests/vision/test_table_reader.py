@@ -20,7 +20,14 @@ from vision.find.finder import FoundTile
 from vision.geometry import centre
 from vision.live.reading import Zone
 from vision.live.table_reader import TableReader
-from vision.live.table_reader.checking import FRAME, TABLE, differences, picked_calibration, random_overhead_camera
+from vision.live.table_reader.checking import (
+    FRAME,
+    TABLE,
+    bench_table,
+    differences,
+    picked_calibration,
+    random_overhead_camera,
+)
 from vision.live.table_reader.seat_tiles import Piece, ZoneTile, centred_piece, frame_quad
 from vision.live.table_reader.seat_view import seat_image
 from vision.live.table_reader.structure import ReadTile
@@ -126,13 +133,10 @@ def test_random_tables_mostly_read_as_drawn(classifier):
 def test_a_winning_tile_set_apart_is_read_apart_through_camera_blur(classifier, seed):
     # Bench tables whose blur bridges the half face between the open hand and its winning tile
     # in the felt mask: the row's fitting once spread that gap over the whole hand.
-    rng = np.random.default_rng(seed)
-    camera = random_overhead_camera(rng)
-    layout = random_layout(rng, extras=True)
-    assert any(seat.winning is not None for seat in layout.seats)
-    rendered = render_table(seed, RenderOptions(camera=camera), layout)
-    reading = TableReader(picked_calibration(camera), classifier).read_image(rendered.image)
-    assert differences(layout, reading).hands == ()
+    table = bench_table(seed, RenderOptions())
+    assert any(seat.winning is not None for seat in table.layout.seats)
+    reading = TableReader(picked_calibration(table.camera), classifier).read_image(table.rendered.image)
+    assert differences(table.layout, reading).hands == ()
 
 
 @pytest.mark.parametrize("seed", [3_000_029, 3_000_030, 3_000_067, 3_000_079, 3_000_083])
@@ -143,12 +147,9 @@ def test_an_added_kan_s_turned_tile_is_sideways_and_its_pon_three_tiles(classifi
     # 083); where the turned tile, read unsurely, was dropped as a cut across two faces beside
     # the added tile a gap gave (079); and where a gap's unsure upright cut in the added row is
     # no added tile to turn a face beside it (029).
-    rng = np.random.default_rng(seed)
-    camera = random_overhead_camera(rng)
-    layout = random_layout(rng, extras=True)
-    rendered = render_table(seed, RenderOptions(camera=camera), layout)
-    reading = TableReader(picked_calibration(camera), classifier).read_image(rendered.image)
-    assert differences(layout, reading).melds == ()
+    table = bench_table(seed, RenderOptions())
+    reading = TableReader(picked_calibration(table.camera), classifier).read_image(table.rendered.image)
+    assert differences(table.layout, reading).melds == ()
 
 
 def test_an_arm_over_a_pond_marks_it_occluded_instead_of_reading_it_short(classifier):
