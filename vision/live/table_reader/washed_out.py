@@ -1,8 +1,9 @@
 """A white dragon read without much confidence may be a washed-out back or face.
 
 The commonest sure wrong reading of the table reader (``bench_table_reader``, 360 rendered
-tables with camera effects) is the white dragon: a face-down tile whose pale back a lamp
-washes out reads as its blank face, as does a face whose marks glare erases. The classifier
+tables with camera effects) was the white dragon: a face-down tile whose pale back a lamp
+washes out reads as its blank face, as does a face whose marks glare erases (in a wall, the
+dora indicators' run now tells most such backs, ``dora_run``). The classifier
 is as sure of some of these as of right readings, but less sure on the whole: a white dragon
 read below :data:`BLANK_SURE_FROM` is called uncertain (the referee asks rather than acts on it).
 
