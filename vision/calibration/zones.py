@@ -46,7 +46,8 @@ class SeatZones:
     dora: Polygon  # the seat's wall: when the dead wall is here, its dora indicators and the ura row in front
 
 
-def contains(polygon: Polygon, point: tuple[float, float]) -> bool:
+def contains(polygon: Polygon | np.ndarray, point: tuple[float, float]) -> bool:
+    """Whether ``point`` lies inside ``polygon`` or on its edge (a polygon's corners, or an N×2 array of them)."""
     contour = np.asarray(polygon, np.float32).reshape(-1, 1, 2)
     return bool(cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), measureDist=False) >= 0)
 

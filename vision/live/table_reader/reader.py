@@ -33,7 +33,7 @@ import numpy as np
 from vision.calibration.calibration import Calibration
 from vision.calibration.markers import TABLE_MARKER_MM
 from vision.calibration.table import STANDARD_TABLE, STANDARD_TILE, PhysicalTileSize, TableGeometry
-from vision.calibration.zones import STANDARD_DISTANCES, SeatDistances, zone_boxes
+from vision.calibration.zones import STANDARD_DISTANCES, SeatDistances, contains, zone_boxes
 from vision.classify.classifier import OnnxTileClassifier, TileReading
 from vision.classify.frame_readings import FrameReadings
 from vision.classify.labels import WHITE_DRAGON_LABEL
@@ -41,10 +41,9 @@ from vision.detect.sideways_judge import long_axis_degrees
 from vision.detect.still_photo import Detection, SidewaysJudge, read_found, shipped_judge
 from vision.find.finder import FoundTile
 from vision.find.learnt import DEFAULT_DETECTOR, LearntTileFinder
-from vision.geometry import centres
+from vision.geometry import centre, centres
 from vision.live.light_meter import LightMeter
 from vision.live.reading import SeenTile, TableReading, Zone
-from vision.live.table_reader.dora_run import checked_walls
 from vision.live.table_reader.frame_regions import (
     MARKER_SLACK_MM,
     apply_all,
@@ -78,10 +77,9 @@ from vision.live.table_reader.seat_view import (
     view_rect,
     warp_view,
 )
-from vision.live.table_reader.structure import ReadTile, seat_reading, wall_reading
-from vision.live.table_reader.tile_copies import doubted, over_counted
+from vision.live.table_reader.set_checks import checked_against_the_set
+from vision.live.table_reader.structure import ReadTile, SeatFind, seat_reading, wall_reading
 from vision.live.table_reader.tile_mask import ViewMask, view_mask
-from vision.live.table_reader.washed_out import blank_doubted
 from vision.sources.frame import CameraFrame
 
 log = logging.getLogger(__name__)
@@ -118,13 +116,6 @@ class PlacedReading:
     quad: np.ndarray  # 4×2 frame pixels, face order
     reading: TileReading
     sideways: bool
-
-
-@dataclass(frozen=True, slots=True)
-class _SeatFind:
-    seat: int
-    tiles: tuple[ReadTile, ...]
-    occluded: frozenset[Zone]
 
 
 @dataclass(frozen=True, eq=False)
@@ -196,9 +187,9 @@ class TableReader:
         with a light meter, the frame set right first and the meter moved by what it shows."""
         self._check_frame(image)
         if self.light is None:
-            return self._assemble(_checked_against_the_set(self._read_tiles(image), self.scale.width), at)
+            return self._assemble(checked_against_the_set(self._read_tiles(image), self.scale.width), at)
         image = self.light.set_right(image)
-        finds = _checked_against_the_set(self._read_tiles(image), self.scale.width)
+        finds = checked_against_the_set(self._read_tiles(image), self.scale.width)
         faces = [Detection(t.quad, t.reading, t.found.piece.sideways) for find in finds for t in find.tiles]
         self.light.update(image, faces)
         return self._assemble(finds, at)
@@ -211,7 +202,7 @@ class TableReader:
             image = self.light.set_right(image)
         return [
             PlacedReading(tile.quad, tile.reading, tile.found.piece.sideways)
-            for find in _checked_against_the_set(self._read_tiles(image), self.scale.width)
+            for find in checked_against_the_set(self._read_tiles(image), self.scale.width)
             for tile in find.tiles
         ]
 
@@ -225,7 +216,7 @@ class TableReader:
                 f"but the calibration was made for {self.calibration.image_size}"
             )
 
-    def _read_tiles(self, image: np.ndarray) -> list[_SeatFind]:
+    def _read_tiles(self, image: np.ndarray) -> list[SeatFind]:
         view = warp_view(image, self.view)
         masks = view_mask(view, 0.3 * self.tile.width_mm * self.tile.height_mm * self.view.px_per_mm**2)
         # What the camera does not see is neither tile nor felt: no tiles there, and its zones are unseen.
@@ -251,7 +242,7 @@ class TableReader:
             occluded = self._out_of_frame[seat]
             if any_occluder:
                 occluded = occluded_zones(occluders, seat, self.view, self.boxes, self.tile) | occluded
-            result.append(_SeatFind(seat, tuple(placed[seat]), occluded))
+            result.append(SeatFind(seat, tuple(placed[seat]), occluded))
         return result
 
     def _read_finds(self, image: np.ndarray, reads: FrameReadings, finds: list[_Find]) -> list[Detection]:
@@ -490,7 +481,7 @@ class TableReader:
                 ]
         return by_seat
 
-    def _assemble(self, finds: list[_SeatFind], at: float) -> TableReading:
+    def _assemble(self, finds: list[SeatFind], at: float) -> TableReading:
         width = self.scale.width
         seats = [seat_reading(f.tiles, width, f.occluded) for f in finds]
         walls = [wall_reading(f.tiles) if Zone.WALL not in f.occluded else None for f in finds]
@@ -512,57 +503,20 @@ def _marked_if_dark(read: Sequence[Detection], gaps: Sequence[_Find]) -> list[De
     face: a phantom added tile on bench seed 3 000 043, ``black``). A face in a shadow, or a red
     five on a dark body, reads as itself. Reading can move or add faces: each is matched to the
     gap face its centre lies in."""
-    dark = [gap.tile.corners.astype(np.float32).reshape(-1, 1, 2) for gap in gaps if gap.dark]
+    dark = [gap.tile.corners for gap in gaps if gap.dark]
     if not dark:
         return list(read)
-    return [d for d in read if _has_marks(d.reading) or not _inside_any(d.corners.mean(axis=0), dark)]
+    return [d for d in read if _has_marks(d.reading) or not _on_any(d.corners, dark)]
 
 
 def _has_marks(reading: TileReading) -> bool:
     return not (reading.uncertain or reading.face_down or reading.label == WHITE_DRAGON_LABEL)
 
 
-def _inside_any(point: np.ndarray, outlines: Sequence[np.ndarray]) -> bool:
-    at = (float(point[0]), float(point[1]))
-    return any(cv2.pointPolygonTest(outline, at, measureDist=False) >= 0 for outline in outlines)
-
-
-def _checked_against_the_set(finds: list[_SeatFind], width: float) -> list[_SeatFind]:
-    """``finds`` with the white dragons in the walls that cannot be dora indicators read as
-    backs (``dora_run``), a white dragon read less surely than it needs (``washed_out``), and
-    every face of a kind read surely more than four times in the zones seen (``tile_copies``),
-    marked uncertain: each of the latter may be the misread one. ``width``: a face's, seat pixels.
-    The kinds are counted as the classifier read them: the white dragons the first two checks
-    set aside are a sign that this frame washes faces out, not one fewer sure face."""
-    kinds = over_counted(t.reading for f in finds for t in f.tiles if t.found.zone not in f.occluded)
-    finds = _walls_checked(finds, width)
-    finds = [replace(f, tiles=tuple(_blank_checked(t) for t in f.tiles)) for f in finds]
-    if not kinds:
-        return finds
-    return [replace(f, tiles=tuple(replace(t, reading=doubted(t.reading, kinds)) for t in f.tiles)) for f in finds]
-
-
-def _walls_checked(finds: list[_SeatFind], width: float) -> list[_SeatFind]:
-    """``finds`` with their seen walls' top rows checked against the dora indicators' run (``dora_run``)."""
-    walls = [
-        [t for t in f.tiles if t.found.zone == Zone.WALL and t.found.row == 0] if Zone.WALL not in f.occluded else []
-        for f in finds
-    ]
-    checked = checked_walls(walls, width)
-    read_again = {
-        id(old): new
-        for wall, after in zip(walls, checked, strict=True)
-        for old, new in zip(wall, after, strict=True)
-        if new is not old
-    }
-    if not read_again:
-        return finds
-    return [replace(f, tiles=tuple(read_again.get(id(t), t) for t in f.tiles)) for f in finds]
-
-
-def _blank_checked(tile: ReadTile) -> ReadTile:
-    reading = blank_doubted(tile.reading)
-    return tile if reading is tile.reading else replace(tile, reading=reading)
+def _on_any(quad: np.ndarray, quads: Sequence[np.ndarray]) -> bool:
+    """Whether ``quad``'s centre lies inside one of ``quads`` (or on its edge)."""
+    x, y = centre(quad)
+    return any(contains(other, (float(x), float(y))) for other in quads)
 
 
 def _lies_across(tile: FoundTile, row_axis: float) -> bool:

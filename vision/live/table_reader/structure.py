@@ -32,6 +32,15 @@ class ReadTile:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatFind:
+    """One seat's tiles as read, and the zones of it that something hides."""
+
+    seat: int
+    tiles: tuple[ReadTile, ...]
+    occluded: frozenset[Zone]
+
+
+@dataclass(frozen=True, slots=True)
 class WallReading:
     face_up: tuple[SeenTile, ...]  # in the wall's row, left to right as the seat sees them
     ura: tuple[SeenTile, ...]  # the row in front of it
