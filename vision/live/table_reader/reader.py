@@ -55,7 +55,7 @@ from vision.live.table_reader.frame_regions import (
 )
 from vision.live.table_reader.gaps import GapSearch, face_level, gap_faces
 from vision.live.table_reader.occluders import occluded_zones, occluder_labels
-from vision.live.table_reader.pond_lie import one_turned_in_pond
+from vision.live.table_reader.one_turned import one_turned_each
 from vision.live.table_reader.row_fitting import SeatRows
 from vision.live.table_reader.seat_tiles import (
     ADDED_IN,
@@ -237,11 +237,10 @@ class TableReader:
             again = [Detection(t.quad, t.reading, t.found.piece.sideways) for tiles in fitted for t in tiles]
             read_gaps = _marked_if_dark(self._read_finds(image, reads, gaps), gaps)
             fitted = self._fitted(image, reads, masks, again + read_gaps)
-        fitted = [
-            one_turned_in_pond(image, reads, tiles, self.scale, self._seat_to_frame[seat])
+        placed = [
+            one_turned_each(image, reads, _melds_grouped(tiles, self.scale), self.scale, self._seat_to_frame[seat])
             for seat, tiles in enumerate(fitted)
         ]
-        placed = [_melds_grouped(tiles, self.scale) for tiles in fitted]
         result = []
         for seat in range(4):
             occluded = self._out_of_frame[seat]

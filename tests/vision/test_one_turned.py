@@ -1,4 +1,4 @@
-"""A pond shows one sideways tile at most (``pond_lie``): of two or more read sideways, the one
+"""A pond shows one sideways tile at most (``one_turned``): of two or more read sideways, the one
 whose sideways reading leads its upright cut's most stays sideways, the others are cut upright."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pytest
 from vision.classify.classifier import OnnxTileClassifier, TileReading
 from vision.live.table_reader import TableReader
 from vision.live.table_reader.checking import bench_table, differences, picked_calibration
-from vision.live.table_reader.pond_lie import turned_tile
+from vision.live.table_reader.one_turned import turned_tile
 from vision.render.renderer import RenderOptions
 from vision.render.tile_art import ArtStyle
 
@@ -62,3 +62,11 @@ def test_a_bench_table_pond_reads_one_riichi_tile_and_its_upright_face(seed, sty
     reading = TableReader(picked_calibration(table.camera), OnnxTileClassifier()).read_image(table.rendered.image)
     wrong = differences(table.layout, reading).all
     assert not [line for line in wrong if "pond" in line or "riichi" in line]
+
+
+def test_a_bench_table_meld_reads_its_one_turned_tile():
+    # Seed 3 000 177: a pon of 4p with an added 9s on its turned 3s; the first 4p, upright, was
+    # found sideways and read 2p surely cut across (two of its circles), and the meld turned at it.
+    table = bench_table(3_000_177, RenderOptions(style=ArtStyle.REGULAR, effects=True))
+    reading = TableReader(picked_calibration(table.camera), OnnxTileClassifier()).read_image(table.rendered.image)
+    assert differences(table.layout, reading).all == ()
