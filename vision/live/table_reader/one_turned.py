@@ -26,9 +26,9 @@ from vision.live.reading import Zone
 from vision.live.table_reader.seat_tiles import FaceScale, centred_piece, frame_quads
 from vision.live.table_reader.structure import ReadTile
 
-#: How far a second sideways face of a pond or a meld is also cut upright either way along its row, in face
-#: widths: the row was laid out with a sideways face's length there, so the upright face may
-#: lie off its middle.
+#: How far a second sideways face of a pond or a meld is also cut upright either way along its
+#: row, in face widths: the row was laid out with a sideways face's length there, so the upright
+#: face may lie off its middle.
 UPRIGHT_NUDGE: Final = 0.25
 
 
@@ -73,13 +73,14 @@ def one_turned_each(
 
 
 def turned_tile(as_sideways: Sequence[TileReading], as_upright: Sequence[TileReading]) -> int:
-    """Of a pond's or a meld's tiles read sideways (``as_sideways``) and cut upright about the same centre
-    (``as_upright``, the surest of its cuts), which one lies sideways: the one whose sideways
-    reading leads its upright one most (a face cut across its real axis is squashed and reads
+    """Of a pond's or a meld's tiles read sideways (``as_sideways``) and cut upright about the
+    same centre (``as_upright``, the surest of its cuts), which one lies sideways: the one whose
+    sideways reading leads its upright one most (a face cut across its real axis is squashed and reads
     badly, while a turned tile cut upright takes in half of two faces). The first of equals."""
     if len(as_sideways) != len(as_upright) or not as_sideways:
         raise ValueError(
-            f"pond lie: {len(as_sideways)} sideways readings and {len(as_upright)} upright ones: one each, at least one"
+            f"one turned tile: {len(as_sideways)} sideways readings and {len(as_upright)} upright ones: "
+            "one each, at least one"
         )
     leads = [side.confidence - upright.confidence for side, upright in zip(as_sideways, as_upright, strict=True)]
     return max(range(len(leads)), key=lambda k: (leads[k], -k))
