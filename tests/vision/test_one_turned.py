@@ -1,5 +1,6 @@
-"""A pond shows one sideways tile at most (``one_turned``): of two or more read sideways, the one
-whose sideways reading leads its upright cut's most stays sideways, the others are cut upright."""
+"""A pond shows one sideways tile at most, a meld one in its row, a hand none (``one_turned``):
+of two or more read sideways, the one whose sideways reading leads its upright cut's most stays
+sideways, the others are cut upright; a hand's sideways face is cut upright."""
 
 from __future__ import annotations
 

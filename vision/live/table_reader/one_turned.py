@@ -7,9 +7,9 @@ sometimes calls an upright face sideways, and a face cut across its axis can rea
 another tile (an upright 6s cut across reads 9p at 0.6-0.9, an upright 4p 2p at 0.96-0.98): a
 second riichi, a meld turned at the wrong tile, and a wrong tile a referee would act on. Where
 a seat's pond, or one of its melds, reads two or more sideways tiles, each is also cut upright,
-and the one that reads surest sideways against upright stays sideways; the others are upright
-faces, read as cut upright (uncertain when no upright cut reads surely: a doubt, not a wrong
-tile).
+and the one that reads surest sideways against upright stays sideways; the others, and any
+sideways face of a hand or a wall, are upright faces, read as cut upright (uncertain when no
+upright cut reads surely: a doubt, not a wrong tile).
 """
 
 from __future__ import annotations
@@ -82,8 +82,8 @@ def one_turned_each(
 def turned_tile(as_sideways: Sequence[TileReading], as_upright: Sequence[TileReading]) -> int:
     """Of a pond's or a meld's tiles read sideways (``as_sideways``) and cut upright about the
     same centre (``as_upright``, the surest of its cuts), which one lies sideways: the one whose
-    sideways reading leads its upright one most (a face cut across its real axis is squashed and reads
-    badly, while a turned tile cut upright takes in half of two faces). The first of equals."""
+    sideways reading leads its upright one most (a face cut across its real axis is squashed and
+    reads badly, while a turned tile cut upright takes in half of two faces). The first of equals."""
     if len(as_sideways) != len(as_upright) or not as_sideways:
         raise ValueError(
             f"one turned tile: {len(as_sideways)} sideways readings and {len(as_upright)} upright ones: "
