@@ -1,6 +1,6 @@
-"""A pond shows one sideways tile at most, a meld one in its row, a hand none (``one_turned``):
-of two or more read sideways, the one whose sideways reading leads its upright cut's most stays
-sideways, the others are cut upright; a hand's sideways face is cut upright."""
+"""A pond shows one sideways tile at most, and a meld one in its row (``one_turned``): of two or
+more read sideways, the one whose sideways reading leads its upright cut's most stays sideways,
+the others are cut upright. A hand shows none (``read_found``'s ``lie_known``)."""
 
 from __future__ import annotations
 
@@ -73,9 +73,10 @@ def test_a_bench_table_meld_reads_its_one_turned_tile():
     assert differences(table.layout, reading).all == ()
 
 
-def test_a_bench_table_hand_face_laid_sideways_is_cut_upright():
-    # Seed 3 000 063: seat 3's standing 6s came out of the row's fitting sideways, and cut across
-    # it read 9p surely. A hand shows no sideways face: cut upright, it reads 6s.
+def test_a_bench_table_hand_face_is_never_turned_sideways():
+    # Seed 3 000 063: seat 3's standing 6s, cut upright as a hand's finds are, was turned by the
+    # lie's settling (cut across it read 9p surer) and so lay sideways. A face whose lie is known
+    # is never turned: it reads 6s.
     table = bench_table(3_000_063, RenderOptions(style=ArtStyle.REGULAR, effects=True))
     reading = TableReader(picked_calibration(table.camera), OnnxTileClassifier()).read_image(table.rendered.image)
     assert not [line for line in differences(table.layout, reading).all if "hand" in line]

@@ -210,6 +210,22 @@ def test_a_turn_read_as_a_plain_face_fixes_the_crop_but_not_the_sideways_call(la
     assert not any(lie.sideways for lie in lies[:3])
 
 
+def test_a_tile_whose_lie_is_known_is_never_turned():
+    """A calibrated table's hand and wall rows hold no sideways tile: a face there is read as
+    cut, however much surer its turned crop reads (a standing 6s cut across reads 9p)."""
+    row = [_portrait((100.0 + 31.0 * k, 100.0), long=40.0, short=30.0) for k in range(3)]
+    lying = quarter_turned(_portrait((100.0 + 31.0 * 3, 100.0), long=40.0, short=30.0))
+    image, reader = np.zeros((200, 300, 3), np.uint8), _ReadsUprightOnly(5)
+    known = settle_lies(image, reader, [*row, lying], [False] * 4, lie_known=[False, False, False, True])
+    assert np.array_equal(known[3].corners, lying)
+    assert known[3].sideways is False
+    assert known[3].reading.confidence == pytest.approx(0.1)
+    unknown = settle_lies(image, reader, [*row, lying], [False] * 4)
+    assert _axis_difference(unknown[3].corners, row[0]) < 1  # the same tile, its lie not known, is turned
+    with pytest.raises(ValueError, match="4 quads but 3 known lies"):
+        settle_lies(image, reader, [*row, lying], [False] * 4, lie_known=[True] * 3)
+
+
 class _ReadsByHash:
     """A classifier whose every crop reads a confidence drawn from its quad's corners (less
     surely standing upright in the image than lying across), and that counts its crops."""

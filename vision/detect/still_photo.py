@@ -216,7 +216,7 @@ def read_found(
     wrong and sure more often on the table reader's bench)."""
     judge = judge or shipped_judge()
     quads, calls = _judged(image, found, judge, row_axes, lie_known)
-    lies = settle_lies(image, classifier, quads, calls, turn_flips_sideways=turn_flips_sideways)
+    lies = settle_lies(image, classifier, quads, calls, turn_flips_sideways=turn_flips_sideways, lie_known=lie_known)
     lies = rephase(image, classifier, lies)
     if recut_doubtful and row_axes is None:
         lies = read_inset(image, classifier, unskew(image, classifier, lies))

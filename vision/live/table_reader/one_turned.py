@@ -1,4 +1,4 @@
-"""A pond shows one sideways tile at most, a meld one in its row, a hand and a wall none.
+"""A pond shows one sideways tile at most, and a meld one in its row.
 
 A player turns the discard that declares riichi; when that tile is called, the next discard is
 turned instead, so a pond never shows two. A pon, a chi or an open kan turns the called tile
@@ -7,9 +7,9 @@ sometimes calls an upright face sideways, and a face cut across its axis can rea
 another tile (an upright 6s cut across reads 9p at 0.6-0.9, an upright 4p 2p at 0.96-0.98): a
 second riichi, a meld turned at the wrong tile, and a wrong tile a referee would act on. Where
 a seat's pond, or one of its melds, reads two or more sideways tiles, each is also cut upright,
-and the one that reads surest sideways against upright stays sideways; the others, and any
-sideways face of a hand or a wall, are upright faces, read as cut upright (uncertain when no
-upright cut reads surely: a doubt, not a wrong tile).
+and the one that reads surest sideways against upright stays sideways; the others are upright
+faces, read as cut upright (uncertain when no upright cut reads surely: a doubt, not a wrong
+tile).
 """
 
 from __future__ import annotations
@@ -30,28 +30,23 @@ from vision.live.table_reader.structure import ReadTile
 #: row, in face widths: the row was laid out with a sideways face's length there, so the upright
 #: face may lie off its middle.
 UPRIGHT_NUDGE: Final = 0.25
-#: No tile lies sideways in these zones' rows (a riichi discard lies in the pond, a called tile
-#: in the melds; the dora indicators are turned over in place): the reader cuts their finds
-#: upright along the row, and the sideways judge has nothing to settle there (it called all 1 480
-#: finds of 30 bench reads there upright, rightly). A face the row's fitting lays sideways there
-#: anyway (3 of 360 bench tables, each read surely as another tile) is cut upright again here.
-UPRIGHT_ZONES: Final = frozenset({Zone.HAND, Zone.WALL})
 
 
 def one_turned_each(
     image: np.ndarray, reader: QuadReader, tiles: Sequence[ReadTile], scale: FaceScale, seat_to_frame: np.ndarray
 ) -> list[ReadTile]:
     """A seat's read tiles (melds grouped) with one sideways face at most in its pond and in
-    each meld's row, and none in its hand and walls: where two or more read sideways (one, in a
-    hand or a wall), each is cut upright about its centre and ``UPRIGHT_NUDGE`` either way along
-    the row, and all but :func:`turned_tile` (all, in a hand or a wall) become upright faces at
-    their surest upright cut, read there. All such cuts of the seat in one batch."""
+    each meld's row: where two or more read sideways, each is cut upright about its centre and
+    ``UPRIGHT_NUDGE`` either way along the row, and all but :func:`turned_tile` become upright
+    faces at their surest upright cut, read there. All such cuts of the seat in one batch.
+    (A hand's and a wall's faces are cut upright and never turned: ``read_found``'s ``lie_known``.)"""
     groups: dict[tuple[Zone, int], list[int]] = {}
     for i, tile in enumerate(tiles):
-        if tile.found.piece.sideways and (tile.found.zone != Zone.MELDS or tile.found.row == 0):
+        if tile.found.piece.sideways and (
+            tile.found.zone == Zone.POND or (tile.found.zone == Zone.MELDS and tile.found.row == 0)
+        ):
             groups.setdefault((tile.found.zone, tile.found.meld), []).append(i)
-    # A hand or a wall shows no sideways face: each one there is cut upright, however few.
-    turned = [group for (zone, _), group in groups.items() if len(group) > 1 or zone in UPRIGHT_ZONES]
+    turned = [group for group in groups.values() if len(group) > 1]
     if not turned:
         return list(tiles)
     step = UPRIGHT_NUDGE * scale.width
@@ -69,8 +64,7 @@ def one_turned_each(
             max(range(first + 3 * k, first + 3 * k + 3), key=lambda j: readings[j].confidence)
             for k in range(len(group))
         ]
-        upright_zone = tiles[group[0]].found.zone in UPRIGHT_ZONES
-        keep = -1 if upright_zone else turned_tile([tiles[i].reading for i in group], [readings[j] for j in surest])
+        keep = turned_tile([tiles[i].reading for i in group], [readings[j] for j in surest])
         for k, i in enumerate(group):
             if k != keep:
                 j = surest[k]

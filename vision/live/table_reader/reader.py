@@ -55,7 +55,7 @@ from vision.live.table_reader.frame_regions import (
 )
 from vision.live.table_reader.gaps import GapSearch, face_level, gap_faces
 from vision.live.table_reader.occluders import occluded_zones, occluder_labels
-from vision.live.table_reader.one_turned import UPRIGHT_ZONES, one_turned_each
+from vision.live.table_reader.one_turned import one_turned_each
 from vision.live.table_reader.row_fitting import SeatRows
 from vision.live.table_reader.seat_tiles import (
     ADDED_IN,
@@ -105,6 +105,10 @@ _STACKED_APART: Final = 0.4
 #: were the whole frame's to a thousandth of a pixel; at 2 some moved by 0.4 px, and the
 #: readings of a few tables changed with them.
 _DETECTOR_MARGIN: Final = 4.0
+#: No tile lies sideways in these zones' rows (a riichi discard lies in the pond, a called
+#: tile in the melds): their finds are cut upright along the row, and the sideways judge has
+#: nothing to settle there (it called all 1 480 finds of 30 bench reads there upright, rightly).
+_UPRIGHT_ZONES: Final = frozenset({Zone.HAND, Zone.WALL})
 _MOST_ROWS: Final = {Zone.POND: 3, Zone.WALL: 2, Zone.HAND: 1, Zone.MELDS: 2}
 
 
@@ -121,7 +125,7 @@ class _Find:
 
     seat: int
     tile: FoundTile
-    lie_known: bool = False  # cut upright along its row, where no tile lies sideways (``UPRIGHT_ZONES``)
+    lie_known: bool = False  # cut upright along its row, where no tile lies sideways (``_UPRIGHT_ZONES``)
     dark: bool = False  # a gap's face darker than the found faces (``gaps``): kept only if read with marks
 
 
@@ -305,7 +309,7 @@ class TableReader:
         ]
         axes = self._row_axes_at([seat for _, (seat, *_) in placed], np.array([(u, v) for _, (_, _, u, v) in placed]))
         seats = [seat for _, (seat, *_) in placed]
-        uprights = [zone in UPRIGHT_ZONES for _, (_, zone, _, _) in placed]
+        uprights = [zone in _UPRIGHT_ZONES for _, (_, zone, _, _) in placed]
         faces = [
             centred_piece(u, v, not upright and _lies_across(tile, axis), self.scale)
             for (tile, (_, _, u, v)), axis, upright in zip(placed, axes, uprights, strict=True)
@@ -406,7 +410,7 @@ class TableReader:
                     level,
                     row_edge,
                 )
-                upright = zone in UPRIGHT_ZONES
+                upright = zone in _UPRIGHT_ZONES
                 for gap_face in gap_faces(search, self.scale):
                     face = _upright(gap_face.piece, self.scale) if upright else gap_face.piece
                     if edge is not None and self._on_added_tile(face, edge, fitted[seat]):
